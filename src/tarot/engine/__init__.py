@@ -1,0 +1,35 @@
+"""The rules engine: standard library only. Everything public is importable from here."""
+
+from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee
+from .cards import (
+    CARDS,
+    EXCUSE,
+    PETIT,
+    T21,
+    Card,
+    Suit,
+    cards_of,
+    format_cards,
+    half_points,
+    iter_cards,
+    mask_of,
+    parse_cards,
+    sort_for_display,
+)
+from .deal import Annulment, Deal, DealResult, Phase
+from .errors import IllegalAction, RecordError
+from .options import EcartOptions, PoigneeOptions
+from .records import FORMAT, DealRecord, action_from_dict, action_to_dict, load, replay_result
+from .rules import TARGETS, VARIANTS, Contract, PoigneeSize, Side, Variant, variant
+from .scoring import Score, score_deal
+from .tricks import Trick
+from .view import View
+
+__all__ = [
+    "CARDS", "EXCUSE", "FORMAT", "PETIT", "T21", "TARGETS", "VARIANTS", "Action", "Annulment",
+    "Bid", "Call", "Card", "Chelem", "Contract", "Deal", "DealRecord", "DealResult", "Ecart",
+    "EcartOptions", "IllegalAction", "Phase", "Play", "Poignee", "PoigneeOptions", "PoigneeSize",
+    "RecordError", "Score", "Side", "Suit", "Trick", "Variant", "View", "action_from_dict",
+    "action_to_dict", "cards_of", "format_cards", "half_points", "iter_cards", "load",
+    "mask_of", "parse_cards", "replay_result", "score_deal", "sort_for_display", "variant",
+]

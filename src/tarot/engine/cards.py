@@ -1,0 +1,191 @@
+"""Cards (R1–R3) and card sets as int bitmasks.
+
+A card is its index 0…77 (an ``int`` subclass, so ``1 << card`` is its bit):
+suit cards ``suit * 14 + rank - 1`` (spades, hearts, diamonds, clubs; rank 1…14
+with J=11, N=12, Q=13, K=14), trumps ``55 + n`` for ``Tn`` and the Excuse 77.
+Within a suit and within the trumps, a higher index is a stronger card, which is
+what makes "follow suit" and "overtrump" a few mask operations.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+from typing import Final
+
+
+class Suit(IntEnum):
+    """The four plain suits, in card-index order."""
+
+    SPADES = 0
+    HEARTS = 1
+    DIAMONDS = 2
+    CLUBS = 3
+
+    @property
+    def letter(self) -> str:
+        return "SHDC"[self]
+
+
+_RANK_TEXT: Final = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "N", "Q", "K")
+_SUIT_LETTERS: Final = "SHDC"
+
+
+class Card(int):
+    """One of the 78 cards. Use :meth:`parse` or the module constants; never build one by hand."""
+
+    __slots__ = ()
+
+    def __new__(cls, index: int) -> Card:
+        if not 0 <= index < 78:
+            raise ValueError(f"R1: no card has index {index}")
+        return int.__new__(cls, index)
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Read the ASCII notation of R1 (``"KH"``, ``"10S"``, ``"T21"``, ``"EX"``)."""
+        card = _BY_CODE.get(text.strip().upper()) if isinstance(text, str) else None
+        if card is None:
+            raise ValueError(f"R1: unknown card {text!r}")
+        return card
+
+    @property
+    def code(self) -> str:
+        return _CODES[self]
+
+    def __str__(self) -> str:
+        return _CODES[self]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({_CODES[self]!r})"
+
+    def __format__(self, spec: str) -> str:
+        return format(_CODES[self], spec)
+
+    @property
+    def is_trump(self) -> bool:
+        """True for T1…T21 (not the Excuse)."""
+        return 56 <= self <= 76
+
+    @property
+    def is_excuse(self) -> bool:
+        return self == 77
+
+    @property
+    def is_oudler(self) -> bool:
+        return self in (56, 76, 77)
+
+    @property
+    def suit(self) -> Suit | None:
+        """The plain suit, or None for trumps and the Excuse."""
+        return Suit(self // 14) if self < 56 else None
+
+    @property
+    def rank(self) -> int:
+        """1…14 for suit cards (14 = king), 1…21 for trumps, 0 for the Excuse."""
+        if self < 56:
+            return self % 14 + 1
+        return self - 55 if self < 77 else 0
+
+    @property
+    def points(self) -> float:
+        """Card points of R3."""
+        return HALF_POINTS[self] / 2
+
+
+def _code(index: int) -> str:
+    if index < 56:
+        return _RANK_TEXT[index % 14] + _SUIT_LETTERS[index // 14]
+    if index < 77:
+        return f"T{index - 55}"
+    return "EX"
+
+
+_CODES: Final = tuple(_code(i) for i in range(78))
+CARDS: Final = tuple(Card(i) for i in range(78))
+_BY_CODE: Final = {code: CARDS[i] for i, code in enumerate(_CODES)}
+
+PETIT: Final = CARDS[56]
+T21: Final = CARDS[76]
+EXCUSE: Final = CARDS[77]
+
+# --- masks -----------------------------------------------------------------
+
+FULL_DECK: Final = (1 << 78) - 1
+SUIT_MASKS: Final = tuple(((1 << 14) - 1) << (14 * s) for s in range(4))
+TRUMPS: Final = ((1 << 21) - 1) << 56
+EXCUSE_BIT: Final = 1 << 77
+OUDLERS: Final = (1 << 56) | (1 << 76) | EXCUSE_BIT
+KINGS: Final = sum(1 << (14 * s + 13) for s in range(4))
+QUEENS: Final = sum(1 << (14 * s + 12) for s in range(4))
+KNIGHTS: Final = sum(1 << (14 * s + 11) for s in range(4))
+JACKS: Final = sum(1 << (14 * s + 10) for s in range(4))
+# RANK_MASKS[r]: the four suit cards of rank r (1…14).
+RANK_MASKS: Final = (0,) + tuple(sum(1 << (14 * s + r - 1) for s in range(4)) for r in range(1, 15))
+
+# Per card: the mask of what "following" it means (its suit, or all trumps); 0 for the Excuse.
+FOLLOW_MASK: Final = tuple(SUIT_MASKS[i // 14] if i < 56 else (TRUMPS if i < 77 else 0) for i in range(78))
+# ABOVE[i]: the trumps strictly stronger than card i (for i < 56: every trump).
+ABOVE: Final = tuple(TRUMPS & ~((1 << (i + 1)) - 1) for i in range(78))
+
+# R3 in half points: 1 for a small card, +8 for king/oudler, +6 queen, +4 knight, +2 jack.
+HALF_POINTS: Final = tuple(
+    1 + 8 * (((KINGS | OUDLERS) >> i) & 1) + 6 * ((QUEENS >> i) & 1)
+    + 4 * ((KNIGHTS >> i) & 1) + 2 * ((JACKS >> i) & 1)
+    for i in range(78)
+)
+_BIG: Final = KINGS | OUDLERS
+
+
+def half_points(mask: int) -> int:
+    """Card points of a set, in half points (R3), by counting bits per value class."""
+    return (
+        mask.bit_count()
+        + 8 * (mask & _BIG).bit_count()
+        + 6 * (mask & QUEENS).bit_count()
+        + 4 * (mask & KNIGHTS).bit_count()
+        + 2 * (mask & JACKS).bit_count()
+    )
+
+
+def mask_of(cards: Iterable[Card | str]) -> int:
+    """The bitmask of some cards (strings are parsed); duplicates are refused."""
+    mask = 0
+    for item in cards:
+        card = Card.parse(item) if isinstance(item, str) and not isinstance(item, Card) else item
+        if not isinstance(card, Card):
+            raise ValueError(f"R1: not a card: {item!r}")
+        bit = 1 << card
+        if mask & bit:
+            raise ValueError(f"R1: card {card} appears twice")
+        mask |= bit
+    return mask
+
+
+def iter_cards(mask: int) -> Iterator[Card]:
+    """The cards of a set, weakest index first."""
+    while mask:
+        low = mask & -mask
+        yield CARDS[low.bit_length() - 1]
+        mask ^= low
+
+
+def cards_of(mask: int) -> list[Card]:
+    return list(iter_cards(mask))
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse ``"KH T21 EX"`` or ``["KH", "T21"]`` into cards."""
+    items = text.split() if isinstance(text, str) else list(text)
+    return [Card.parse(item) for item in items]
+
+
+def format_cards(cards: Iterable[Card] | int) -> str:
+    """Space-separated codes; a mask is listed in card-index order."""
+    items = iter_cards(cards) if isinstance(cards, int) else cards
+    return " ".join(str(c) for c in items)
+
+
+def sort_for_display(cards: Iterable[Card]) -> list[Card]:
+    """Trumps strongest first, then the Excuse, then spades, hearts, diamonds, clubs, kings first."""
+    return sorted(cards, key=lambda c: (0, -c) if c >= 56 and c != 77 else ((1, 0) if c == 77 else (2 + c // 14, -c)))

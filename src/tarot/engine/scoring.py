@@ -1,0 +1,103 @@
+"""Scoring (R20–R24): one function shared by played deals and the score calculator."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .rules import TARGETS, Contract, PoigneeSize, Side, variant
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """How a deal scored, with every figure of the score sheet (R25)."""
+
+    players: int
+    taker: int
+    partner: int | None  # None when the taker played alone (or at 3/4 players)
+    contract: Contract
+    oudlers: int
+    points: float  # the attack's card points before R21 rounding
+    target: int
+    made: bool
+    margin: int  # d of R22, after R21 rounding
+    base: int  # (25 + d) × multiplier, signed
+    petit_au_bout: Side | None
+    petit_au_bout_prime: int
+    poignees: tuple[PoigneeSize, ...]
+    poignee_prime: int
+    chelem_announced: bool
+    chelem: Side | None
+    chelem_prime: int
+    per_defender: int  # S of R24
+    scores: tuple[int, ...]
+
+
+def score_deal(
+    *,
+    players: int,
+    taker: int,
+    contract: Contract,
+    oudlers: int,
+    points: float,
+    partner: int | None = None,
+    petit_au_bout: Side | None = None,
+    poignees: Sequence[PoigneeSize] = (),
+    chelem_announced: bool = False,
+    chelem: Side | None = None,
+) -> Score:
+    """Score one deal from its summary. Raises ValueError on impossible inputs."""
+    var = variant(players)
+    if not 0 <= taker < players:
+        raise ValueError(f"R4: taker must be a seat 0…{players - 1}, not {taker!r}")
+    if partner == taker:
+        partner = None
+    if partner is not None:
+        if not var.calls_card:
+            raise ValueError(f"R8: there is no partner at {players} players")
+        if not 0 <= partner < players:
+            raise ValueError(f"R4: partner must be a seat 0…{players - 1}, not {partner!r}")
+    if not 0 <= oudlers <= 3:
+        raise ValueError(f"R2: oudlers must be 0…3, not {oudlers!r}")
+    if not 0 <= points <= 91 or (points * 2) != int(points * 2):
+        raise ValueError(f"R3: points must be 0…91 in steps of 0.5, not {points!r}")
+    if points != int(points) and not var.half_points:
+        raise ValueError(f"R21: half points cannot occur at {players} players")
+    if len(poignees) > players:
+        raise ValueError(f"R14: each player shows at most one poignée ({len(poignees)} given)")
+
+    mult = contract.multiplier
+    target = TARGETS[oudlers]
+    made = points >= target
+    # R21: the half point goes to the side that wins.
+    rounded = math.ceil(points) if made else math.floor(points)
+    margin = abs(rounded - target)
+    sign = 1 if made else -1
+    base = (25 + margin) * mult * sign
+
+    pab = 0 if petit_au_bout is None else 10 * mult * (1 if petit_au_bout is Side.ATTACK else -1)
+    poignee = sum(poignees) * sign
+    chelem_prime = 0
+    if chelem is Side.ATTACK:
+        chelem_prime = 400 if chelem_announced else 200
+    else:
+        if chelem_announced:
+            chelem_prime -= 200
+        if chelem is Side.DEFENCE:
+            chelem_prime -= 200
+
+    s = base + pab + poignee + chelem_prime
+    scores = [-s] * players
+    if partner is None:
+        scores[taker] = (players - 1) * s
+    else:
+        scores[taker] = 2 * s
+        scores[partner] = s
+    return Score(
+        players=players, taker=taker, partner=partner, contract=contract, oudlers=oudlers,
+        points=float(points), target=target, made=made, margin=margin, base=base,
+        petit_au_bout=petit_au_bout, petit_au_bout_prime=pab, poignees=tuple(poignees),
+        poignee_prime=poignee, chelem_announced=chelem_announced, chelem=chelem,
+        chelem_prime=chelem_prime, per_defender=s, scores=tuple(scores),
+    )

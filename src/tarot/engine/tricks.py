@@ -1,0 +1,27 @@
+"""A completed trick."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    leader: int
+    cards: tuple[Card, ...]  # in play order, starting with the leader
+    winner: int
+    players: int
+
+    def seat_of(self, position: int) -> int:
+        return (self.leader + position) % self.players
+
+    @property
+    def plays(self) -> tuple[tuple[int, Card], ...]:
+        """(seat, card) pairs in play order."""
+        return tuple(((self.leader + i) % self.players, c) for i, c in enumerate(self.cards))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"leader": self.leader, "cards": [str(c) for c in self.cards], "winner": self.winner}
