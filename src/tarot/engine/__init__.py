@@ -22,6 +22,7 @@ from .options import EcartOptions, PoigneeOptions
 from .records import FORMAT, DealRecord, action_from_dict, action_to_dict, load, replay_result
 from .rules import TARGETS, VARIANTS, Contract, PoigneeSize, Side, Variant, variant
 from .scoring import Score, score_deal
+from .summary import score_summary
 from .tricks import Trick
 from .view import View
 
@@ -31,5 +32,5 @@ __all__ = [
     "EcartOptions", "IllegalAction", "Phase", "Play", "Poignee", "PoigneeOptions", "PoigneeSize",
     "RecordError", "Score", "Side", "Suit", "Trick", "Variant", "View", "action_from_dict",
     "action_to_dict", "cards_of", "format_cards", "half_points", "iter_cards", "load",
-    "mask_of", "parse_cards", "replay_result", "score_deal", "sort_for_display", "variant",
+    "mask_of", "parse_cards", "replay_result", "score_deal", "score_summary", "sort_for_display", "variant",
 ]

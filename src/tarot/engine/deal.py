@@ -57,6 +57,13 @@ class Annulment(Enum):
     ALL_PASS = "all_pass"  # R7
 
 
+# Enum attribute lookups cost ~60 ns each; the hot paths use these module constants.
+_BIDDING = Phase.BIDDING
+_CALL = Phase.CALL
+_ECART = Phase.ECART
+_ANNOUNCE = Phase.ANNOUNCE
+_PLAY = Phase.PLAY
+_DONE = Phase.DONE
 PETIT_BIT: Final = 1 << 56
 _ATTACK, _DEFENCE = 0, 1
 _SIDES: Final = (Side.ATTACK, Side.DEFENCE)
@@ -64,6 +71,8 @@ _CONTRACTS: Final = tuple(Contract)
 # Interned Play actions: legal_actions() in the hot path allocates nothing new.
 _PLAYS: Final = tuple(tuple(Play(s, CARDS[c]) for c in range(78)) for s in range(5))
 _BIDS: Final = tuple((Bid(s, None),) + tuple(Bid(s, c) for c in _CONTRACTS) for s in range(5))
+_BITS: Final = tuple(1 << c for c in range(78))
+_new_trick: Final = tuple.__new__  # skips NamedTuple's Python-level __new__ in the hot path
 _SUIT_NAMES: Final = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
                       Suit.CLUBS: "clubs"}
 
@@ -92,6 +101,14 @@ class DealResult:
                 "made": s.made, "scores": list(s.scores)}
 
 
+def _coerce_card(card: Any) -> Card:
+    if isinstance(card, str):
+        return Card.parse(card)
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 78:
+        return CARDS[card]
+    raise IllegalAction("R1", f"not a card: {card!r}")
+
+
 def _legal_rng(seed: int | str | bytes | None) -> random.Random:
     return secrets.SystemRandom() if seed is None else random.Random(seed)
 
@@ -102,9 +119,9 @@ class Deal:
     __slots__ = (
         "var", "n", "dealer", "dealt", "chien", "hands", "phase", "turn", "annulled",
         "petit_sec_seat", "bids", "highest", "taker", "contract", "called", "partner", "side",
-        "partner_public", "ecart", "ecart_trumps", "chelem_announced", "poignees", "leader",
+        "ecart", "ecart_trumps", "chelem_announced", "poignees", "leader",
         "trick", "trick_mask", "lead_mask", "high", "tricks", "won", "tricks_won",
-        "excuse_adjust", "actions",
+        "excuse_adjust", "_log", "_legal",
     )
 
     var: Variant
@@ -124,7 +141,6 @@ class Deal:
     called: Card | None
     partner: int | None
     side: list[int]
-    partner_public: bool
     ecart: int
     ecart_trumps: int
     chelem_announced: bool
@@ -138,7 +154,8 @@ class Deal:
     won: list[int]
     tricks_won: list[int]
     excuse_adjust: int
-    actions: list[Action]
+    _log: list[tuple[int, Action]]  # non-play actions, each with the number of cards played before it
+    _legal: int  # legal_mask() cache; -1 when stale
 
     def __init__(self, players: int, dealer: int, hands: Sequence[int | Iterable[Card | str]],
                  chien: int | Iterable[Card | str]) -> None:
@@ -160,6 +177,10 @@ class Deal:
             raise ValueError(f"R5: the chien must hold {var.chien_size} cards, not {chien_mask.bit_count()}")
         if seen & chien_mask:
             raise ValueError(f"R1: card {cards_of(seen & chien_mask)[0]} is dealt twice")
+        self._setup(var, dealer, masks, chien_mask)
+
+    def _setup(self, var: Variant, dealer: int, masks: list[int], chien_mask: int) -> None:
+        players = var.players
         self.var = var
         self.n = players
         self.dealer = dealer
@@ -175,7 +196,6 @@ class Deal:
         self.called = None
         self.partner = None
         self.side = [_DEFENCE] * players
-        self.partner_public = False
         self.ecart = 0
         self.ecart_trumps = 0
         self.chelem_announced = False
@@ -189,14 +209,15 @@ class Deal:
         self.won = [0, 0]
         self.tricks_won = [0, 0]
         self.excuse_adjust = 0
-        self.actions = []
-        self.phase = Phase.BIDDING
+        self._log = []
+        self._legal = -1
+        self.phase = _BIDDING
         self.turn = (dealer + 1) % players
         for seat, m in enumerate(masks):  # R6: the software detects a petit sec itself
             if m & (TRUMPS | EXCUSE_BIT) == PETIT_BIT:
                 self.annulled = Annulment.PETIT_SEC
                 self.petit_sec_seat = seat
-                self.phase = Phase.DONE
+                self.phase = _DONE
                 self.turn = None
                 break
 
@@ -205,12 +226,15 @@ class Deal:
             rng: random.Random | None = None) -> Deal:
         """A random deal (R5): from ``rng``, else seeded by ``seed``, else from ``secrets``."""
         var = variant(players)
-        deck = list(range(78))
-        (rng or _legal_rng(seed)).shuffle(deck)
+        rand = (rng or _legal_rng(seed)).random
+        # A uniform permutation; sorting by random keys is several times faster than shuffle().
+        deck = sorted(range(78), key=lambda _: rand())
         h = var.hand_size
-        hands = [sum(1 << c for c in deck[i * h:(i + 1) * h]) for i in range(players)]
-        chien = sum(1 << c for c in deck[players * h:])
-        return cls(players, dealer, hands, chien)
+        bits = [_BITS[c] for c in deck]
+        deal = cls.__new__(cls)  # a fresh permutation needs no checking
+        deal._setup(var, dealer, [sum(bits[i * h:(i + 1) * h]) for i in range(players)],
+                    sum(bits[players * h:]))
+        return deal
 
     # --- state queries ---------------------------------------------------------
 
@@ -220,7 +244,22 @@ class Deal:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.DONE
+        return self.phase is _DONE
+
+    @property
+    def actions(self) -> list[Action]:
+        """Every action applied so far, in order (plays are rebuilt from the tricks: the hot
+        path does not log them)."""
+        plays: list[Action] = [_PLAYS[seat][card] for t in self.tricks for seat, card in t.plays]
+        plays += [_PLAYS[(self.leader + i) % self.n][c] for i, c in enumerate(self.trick)]
+        out: list[Action] = []
+        done = 0
+        for before, action in self._log:
+            out += plays[done:before]
+            done = before
+            out.append(action)
+        out += plays[done:]
+        return out
 
     def hand(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
@@ -245,7 +284,6 @@ class Deal:
         c.called = self.called
         c.partner = self.partner
         c.side = self.side[:]
-        c.partner_public = self.partner_public
         c.ecart = self.ecart
         c.ecart_trumps = self.ecart_trumps
         c.chelem_announced = self.chelem_announced
@@ -259,7 +297,8 @@ class Deal:
         c.won = self.won[:]
         c.tricks_won = self.tricks_won[:]
         c.excuse_adjust = self.excuse_adjust
-        c.actions = self.actions[:]
+        c._log = self._log[:]
+        c._legal = self._legal
         return c
 
     __copy__ = copy
@@ -275,7 +314,7 @@ class Deal:
         """
         phase = self.phase
         turn = self.turn
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             plays = _PLAYS[turn]  # type: ignore[index]
             mask = self.legal_mask()
             out: list[Action] = []
@@ -286,34 +325,40 @@ class Deal:
             return out
         if turn is None:
             return []
-        if phase is Phase.BIDDING:
+        if phase is _BIDDING:
             bids = _BIDS[turn]
             lowest = self.highest.value + 1 if self.highest else 1
             return [bids[0], *bids[lowest:]]
-        if phase is Phase.CALL:
+        if phase is _CALL:
             return [Call(turn, c) for c in cards_of(self.callable_mask())]
-        if phase is Phase.ANNOUNCE:
+        if phase is _ANNOUNCE:
             return [Chelem(turn, True), Chelem(turn, False)]
         return []
 
     def legal_mask(self) -> int:
         """The cards the seat to play may play (R9, R15), as a mask. 0 outside the play phase."""
-        if self.phase is not Phase.PLAY:
-            return 0
-        hand = self.hands[self.turn]  # type: ignore[index]
-        lead = self.lead_mask
-        if not lead:
-            if self.trick or self.tricks or self.called is None:
-                return hand
-            return self._first_lead_mask(hand)
-        if lead != TRUMPS:
-            follow = hand & lead
-            if follow:
-                return follow | (hand & EXCUSE_BIT)
-        trumps = hand & TRUMPS
-        if trumps:
-            return (trumps & ABOVE[self.high] or trumps) | (hand & EXCUSE_BIT)
-        return hand
+        legal = self._legal
+        if legal >= 0:
+            return legal
+        if self.phase is not _PLAY:
+            legal = 0
+        else:
+            hand = self.hands[self.turn]  # type: ignore[index]
+            lead = self.lead_mask
+            if not lead:
+                if self.trick or self.tricks or self.called is None:
+                    legal = hand
+                else:
+                    legal = self._first_lead_mask(hand)
+            elif lead != TRUMPS and hand & lead:
+                legal = hand & (lead | EXCUSE_BIT)
+            elif hand & TRUMPS:
+                trumps = hand & TRUMPS
+                legal = (trumps & ABOVE[self.high] or trumps) | (hand & EXCUSE_BIT)
+            else:
+                legal = hand
+        self._legal = legal
+        return legal
 
     def _first_lead_mask(self, hand: int) -> int:
         # R9: at 5 players the first lead may not be in the called suit, except the called card.
@@ -339,7 +384,7 @@ class Deal:
 
     def ecart_options(self) -> EcartOptions | None:
         """R10/R11: the écart choice, when it is the taker's to make."""
-        if self.phase is not Phase.ECART or self.taker is None:
+        if self.phase is not _ECART or self.taker is None:
             return None
         hand = self.hands[self.taker]
         size = self.var.chien_size
@@ -353,7 +398,7 @@ class Deal:
     def poignee_options(self, seat: int | None = None) -> PoigneeOptions | None:
         """R14: the poignée the seat to play (or ``seat``) may show now, if any."""
         seat = self.turn if seat is None else seat
-        if (self.phase is not Phase.PLAY or seat != self.turn or seat is None or self.tricks
+        if (self.phase is not _PLAY or seat != self.turn or seat is None or self.tricks
                 or seat in self.poignees):
             return None
         hand = self.hands[seat]
@@ -378,7 +423,7 @@ class Deal:
 
     def check(self, action: Action) -> None:
         """Raise IllegalAction (citing the rule) if ``action`` may not be applied now."""
-        if self.phase is Phase.DONE:
+        if self.phase is _DONE:
             why = f"the deal was annulled ({self.annulled.value})" if self.annulled else "the deal is over"
             raise IllegalAction("R6" if self.annulled is Annulment.PETIT_SEC else "R7" if self.annulled
                                 else "R16", f"{why}: no more actions")
@@ -403,7 +448,7 @@ class Deal:
         return IllegalAction(rule, f"it is seat {self.turn}'s turn to {what}, not seat {seat}'s")
 
     def _check_bid(self, action: Bid) -> None:
-        if self.phase is not Phase.BIDDING:
+        if self.phase is not _BIDDING:
             raise IllegalAction("R7", "bidding is over: each player speaks exactly once")
         if action.seat != self.turn:
             raise self._turn_error("R7", "bid", action.seat)
@@ -416,7 +461,7 @@ class Deal:
                                           f"not {c.name_text}")
 
     def _check_call(self, action: Call) -> None:
-        if self.phase is not Phase.CALL:
+        if self.phase is not _CALL:
             raise IllegalAction("R8", "a card is called only at 5 players, right after bidding")
         if action.seat != self.taker:
             raise IllegalAction("R8", f"only the taker (seat {self.taker}) calls a card")
@@ -455,7 +500,7 @@ class Deal:
             raise IllegalAction("R11", f"only as many trumps as needed: {opts.trumps_needed}, not {trumps}")
 
     def _check_chelem(self, action: Chelem) -> None:
-        if self.phase is not Phase.ANNOUNCE:
+        if self.phase is not _ANNOUNCE:
             raise IllegalAction("R13", "a chelem is announced by the taker after the écart (or the "
                                        "bidding), before the first card")
         if action.seat != self.taker:
@@ -463,7 +508,7 @@ class Deal:
 
     def _check_poignee(self, action: Poignee) -> None:
         seat = action.seat
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             raise IllegalAction("R14", "a poignée is shown just before the player's first card")
         if seat != self.turn:
             raise IllegalAction("R14", f"a poignée is shown just before playing: it is seat {self.turn}'s turn")
@@ -489,7 +534,7 @@ class Deal:
                                        f"({cards_of(missing)[0]} is missing)")
 
     def _check_play(self, seat: int, card: Card) -> None:
-        if self.phase is not Phase.PLAY:
+        if self.phase is not _PLAY:
             raise IllegalAction("R15", f"cards are played after the bidding and écart (phase: {self.phase.value})")
         if seat != self.turn:
             raise self._turn_error("R4", "play", seat)
@@ -520,6 +565,7 @@ class Deal:
             self.play(action.card, action.seat)
             return
         self.check(action)
+        self._legal = -1
         if isinstance(action, Bid):
             self._apply_bid(action)
         elif isinstance(action, Call):
@@ -530,31 +576,30 @@ class Deal:
             self._apply_chelem(action)
         elif isinstance(action, Poignee):
             self.poignees[action.seat] = action.mask
-        self.actions.append(action)
+        self._log.append((len(self.tricks) * self.n + len(self.trick), action))
 
-    def play(self, card: Card, seat: int | None = None) -> None:
+    def play(self, card: Card | int | str, seat: int | None = None) -> None:
         """Fast path: the seat to play plays ``card`` (checked against R9/R15)."""
+        if card.__class__ is not Card:
+            card = _coerce_card(card)
         turn = self.turn
-        if type(card) is not Card:
-            card = Card.parse(card) if isinstance(card, str) else card
-            if not isinstance(card, int) or not 0 <= card < 78:
-                raise IllegalAction("R1", f"not a card: {card!r}")
-            card = CARDS[card]
-        if (seat is not None and seat != turn) or self.phase is not Phase.PLAY or not (1 << card) & self.legal_mask():
+        bit = 1 << card
+        legal = self._legal
+        if legal < 0:
+            legal = self.legal_mask()
+        if not bit & legal or (seat is not None and seat != turn):
             self._check_play(turn if seat is None else seat, card)  # type: ignore[arg-type]
             raise IllegalAction("R15", f"{card} cannot be played now")  # pragma: no cover
-        bit = 1 << card
+        self._legal = -1
         self.hands[turn] ^= bit  # type: ignore[index]
-        self.actions.append(_PLAYS[turn][card])  # type: ignore[index]
-        self.trick.append(card)
+        trick = self.trick
+        trick.append(card)
         self.trick_mask |= bit
         if not self.lead_mask and card != 77:  # the Excuse leaves the lead to the next card (R15)
             self.lead_mask = FOLLOW_MASK[card]
-        if bit & TRUMPS and card > self.high:
+        if card > self.high and bit & TRUMPS:
             self.high = card
-        if self.called is not None and card == self.called:
-            self.partner_public = True
-        if len(self.trick) == self.n:
+        if len(trick) == self.n:
             self._finish_trick()
         else:
             self.turn = (turn + 1) % self.n  # type: ignore[operator]
@@ -569,13 +614,13 @@ class Deal:
             return
         if self.highest is None:  # R7: all passed
             self.annulled = Annulment.ALL_PASS
-            self.phase = Phase.DONE
+            self.phase = _DONE
             self.turn = None
             return
         self.contract = self.highest
         self.side[self.taker] = _ATTACK  # type: ignore[index]
         if self.var.calls_card:
-            self.phase = Phase.CALL
+            self.phase = _CALL
             self.turn = self.taker
         else:
             self._after_call()
@@ -596,13 +641,10 @@ class Deal:
         assert taker is not None and self.contract is not None
         self.turn = taker
         if self.contract.chien_shown:
-            # R10: the chien is shown; if it holds the called card, everyone knows the taker is alone.
-            if self.called is not None and self.chien & (1 << self.called):
-                self.partner_public = True
             self.hands[taker] |= self.chien
-            self.phase = Phase.ECART
+            self.phase = _ECART
         else:
-            self.phase = Phase.ANNOUNCE
+            self.phase = _ANNOUNCE
 
     def _apply_ecart(self, action: Ecart) -> None:
         taker = self.taker
@@ -611,13 +653,13 @@ class Deal:
         self.hands[taker] &= ~mask
         self.ecart = mask
         self.ecart_trumps = mask & TRUMPS  # R11: shown to all
-        self.phase = Phase.ANNOUNCE
+        self.phase = _ANNOUNCE
 
     def _apply_chelem(self, action: Chelem) -> None:
         self.chelem_announced = action.announce
         if action.announce:
             self.leader = action.seat  # R13: the announcer leads
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.turn = self.leader
 
     def _finish_trick(self) -> None:
@@ -625,15 +667,16 @@ class Deal:
         n = self.n
         leader = self.leader
         mask = self.trick_mask
-        last = len(self.tricks) + 1 == self.var.tricks
+        tricks = self.tricks
+        last = len(tricks) + 1 == self.var.hand_size
         side = self.side
         best = mask & TRUMPS or mask & self.lead_mask
-        winner = (leader + trick.index(CARDS[best.bit_length() - 1])) % n
+        winner = (leader + trick.index(best.bit_length() - 1)) % n
         if mask & EXCUSE_BIT:
-            ex_seat = (leader + trick.index(EXCUSE)) % n
+            ex_seat = (leader + trick.index(77)) % n
             if last:
                 # R19: the Excuse led to the last trick by a side that won every trick wins it.
-                if ex_seat == leader and self.tricks_won[side[leader]] == len(self.tricks):
+                if ex_seat == leader and self.tricks_won[side[leader]] == len(tricks):
                     winner = leader
                 # R18: otherwise it goes with the last trick.
             else:
@@ -647,14 +690,14 @@ class Deal:
         ws = side[winner]
         self.won[ws] |= mask
         self.tricks_won[ws] += 1
-        self.tricks.append(Trick(leader, tuple(trick), winner, n))
+        tricks.append(_new_trick(Trick, (leader, tuple(trick), winner, n)))
         self.trick = []
         self.trick_mask = 0
         self.lead_mask = 0
         self.high = 0
         self.leader = winner
         if last:
-            self.phase = Phase.DONE
+            self.phase = _DONE
             self.turn = None
         else:
             self.turn = winner
@@ -673,7 +716,7 @@ class Deal:
 
     def result(self) -> DealResult:
         """The outcome; raises ValueError while the deal is not over."""
-        if self.phase is not Phase.DONE:
+        if self.phase is not _DONE:
             raise ValueError(f"the deal is not over (phase {self.phase.value})")
         if self.annulled is not None:
             return DealResult(self.annulled, None, self.petit_sec_seat)
@@ -704,11 +747,20 @@ class Deal:
 
     # --- views -------------------------------------------------------------------
 
+    def partner_public(self) -> bool:
+        """R8: everyone knows the partner once the called card is played, or shown in the chien."""
+        called = self.called
+        if called is None:
+            return False
+        if self.contract is not None and self.contract.chien_shown and self.chien & (1 << called):
+            return True
+        return called in self.trick or any(called in t.cards for t in self.tricks)
+
     def partner_known_to(self, seat: int) -> int | None:
         """The partner as ``seat`` knows it (R8): the taker's seat when known to play alone."""
         if not self.var.calls_card or self.called is None:
             return None
-        known = (self.partner_public or seat == self.partner
+        known = (self.partner_public() or seat == self.partner
                  or (seat == self.taker and self.dealt[seat] & (1 << self.called) != 0))
         if not known:
             return None
@@ -721,10 +773,10 @@ class Deal:
             raise ValueError(f"R4: there is no seat {seat} at {self.n} players")
         order = [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]
         chien_shown = (self.contract is not None and self.contract.chien_shown
-                       and self.phase is not Phase.CALL)
+                       and self.phase is not _CALL)
         mine = not spectator and seat == self.turn
         result = None
-        if self.phase is Phase.DONE:
+        if self.phase is _DONE:
             result = self.result().to_dict()
         return View(
             seat=seat, players=self.n, dealer=self.dealer, phase=self.phase.value, turn=self.turn,
@@ -738,7 +790,7 @@ class Deal:
             ecart_trumps=tuple(cards_of(self.ecart_trumps)),
             chelem_announced=self.chelem_announced,
             poignees={s: tuple(cards_of(m)) for s, m in self.poignees.items()},
-            tricks=tuple(self.tricks), trick_leader=self.leader if self.phase is Phase.PLAY else None,
+            tricks=tuple(self.tricks), trick_leader=self.leader if self.phase is _PLAY else None,
             trick=tuple(self.trick), annulled=self.annulled.value if self.annulled else None,
             result=result,
             legal=tuple(self.legal_actions()) if mine else (),

@@ -1,15 +1,13 @@
-"""A completed trick."""
+"""A completed trick (a named tuple: tricks are built in the hot path)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import Card
 
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(NamedTuple):
     leader: int
     cards: tuple[Card, ...]  # in play order, starting with the leader
     winner: int
