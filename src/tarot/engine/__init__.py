@@ -17,6 +17,7 @@ from .cards import (
     sort_for_display,
 )
 from .deal import Annulment, Deal, DealResult, Phase
+from .game import Game, SheetRow
 from .errors import IllegalAction, RecordError
 from .options import EcartOptions, PoigneeOptions
 from .records import FORMAT, DealRecord, action_from_dict, action_to_dict, load, replay_result
@@ -29,8 +30,8 @@ from .view import View
 __all__ = [
     "CARDS", "EXCUSE", "FORMAT", "PETIT", "T21", "TARGETS", "VARIANTS", "Action", "Annulment",
     "Bid", "Call", "Card", "Chelem", "Contract", "Deal", "DealRecord", "DealResult", "Ecart",
-    "EcartOptions", "IllegalAction", "Phase", "Play", "Poignee", "PoigneeOptions", "PoigneeSize",
-    "RecordError", "Score", "Side", "Suit", "Trick", "Variant", "View", "action_from_dict",
+    "EcartOptions", "Game", "IllegalAction", "Phase", "Play", "Poignee", "PoigneeOptions", "PoigneeSize",
+    "RecordError", "Score", "SheetRow", "Side", "Suit", "Trick", "Variant", "View", "action_from_dict",
     "action_to_dict", "cards_of", "format_cards", "half_points", "iter_cards", "load",
     "mask_of", "parse_cards", "replay_result", "score_deal", "score_summary", "sort_for_display", "variant",
 ]

@@ -102,7 +102,7 @@ class DealRecord:
     action_extra: list[dict[str, Any]] = field(default_factory=list)  # unknown keys per action
 
     @classmethod
-    def from_deal(cls, deal: Deal, **extra: Any) -> DealRecord:
+    def from_deal(cls, deal: Deal, /, **extra: Any) -> DealRecord:
         """The record of a deal so far. A declined chelem is left out (absence means declined)."""
         actions = [a for a in deal.actions if not (isinstance(a, Chelem) and not a.announce)]
         return cls(deal.n, deal.dealer, [cards_of(h) for h in deal.dealt], cards_of(deal.chien),

@@ -1,0 +1,136 @@
+"""Hypothesis properties over random deals at 3, 4 and 5 players."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from playing import random_action
+
+from tarot.engine import (
+    CARDS,
+    Contract,
+    Deal,
+    DealRecord,
+    Ecart,
+    Phase,
+    Poignee,
+    half_points,
+    mask_of,
+)
+from tarot.engine.cards import FULL_DECK
+
+deals = st.tuples(st.sampled_from([3, 4, 5]), st.integers(0, 4), st.integers(0, 2**32 - 1))
+
+
+def play_checked(players: int, dealer: int, seed: int) -> Deal:
+    """Play a random deal, checking at every step that the action was offered and that cards are kept."""
+    deal = Deal.new(players, dealer % players, seed=seed)
+    rng = random.Random(seed)
+    while not deal.is_over:
+        action = random_action(deal, rng)
+        if isinstance(action, (Ecart, Poignee)):
+            assert deal.is_legal(action)  # drawn from ecart_options()/poignee_options()
+        else:
+            assert action in deal.legal_actions()
+        deal.apply(action)
+        played = sum(1 << c for t in deal.tricks for c in t.cards) | mask_of(deal.trick)
+        held = [h for h in deal.hands]
+        aside = deal.ecart if deal.ecart else (0 if deal.contract and deal.contract.chien_shown
+                                               and deal.phase is not Phase.CALL else deal.chien)
+        parts = [*held, played, aside]
+        assert sum(p.bit_count() for p in parts) == 78  # R1: 78 cards, none lost or doubled
+        union = 0
+        for p in parts:
+            union |= p
+        assert union == FULL_DECK
+    return deal
+
+
+def attack_points_by_hand(deal: Deal) -> float:
+    """Count the attack's points from the tricks, written straight from R10, R12 and R17–R20."""
+    attack = {deal.taker, deal.partner}
+    half = 0
+    last = len(deal.tricks) - 1
+    for i, trick in enumerate(deal.tricks):
+        winner_attack = trick.winner in attack
+        for seat, card in trick.plays:
+            if card.is_excuse and i != last:
+                owner_attack = seat in attack
+                half += 8 if owner_attack else 0  # EX counts 4 for its side…
+                if owner_attack != winner_attack:
+                    half += 1 if winner_attack else 0  # …and the winners get a 0.5 card from it
+                elif winner_attack:
+                    half += 1
+            elif winner_attack:
+                half += round(card.points * 2)
+    assert deal.contract is not None
+    if deal.contract.chien_shown:
+        half += half_points(deal.ecart)
+    elif deal.contract is Contract.GARDE_SANS:
+        half += half_points(deal.chien)
+    return half / 2
+
+
+@settings(max_examples=150, deadline=None)
+@given(deals)
+def test_random_deals_keep_every_rule_invariant(params: tuple[int, int, int]) -> None:
+    deal = play_checked(*params)
+    result = deal.result()
+    if result.annulled is not None:
+        assert result.score is None
+        return
+    score = result.score
+    assert score is not None
+    assert sum(score.scores) == 0  # R24
+    assert len(deal.tricks) == deal.var.hand_size
+    assert score.points == attack_points_by_hand(deal)
+    defence = FULL_DECK & ~deal.attack_cards()
+    assert half_points(deal.attack_cards()) + half_points(defence) == 182  # 91 points in all
+    assert 0 <= score.points <= 91
+
+
+@settings(max_examples=60, deadline=None)
+@given(deals)
+def test_replaying_the_written_record_gives_the_same_deal(params: tuple[int, int, int]) -> None:
+    deal = play_checked(*params)
+    text = DealRecord.from_deal(deal, game="g1", deal=3).to_json()
+    again = DealRecord.from_json(text).replay()
+    assert again.result() == deal.result()
+    assert again.actions == [a for a in deal.actions]
+    for seat in range(deal.n):
+        assert again.view(seat) == deal.view(seat)
+    assert DealRecord.from_json(text).to_json() == text
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([3, 4, 5]), st.integers(0, 2**64))
+def test_same_seed_same_deal(players: int, seed: int) -> None:
+    a, b = Deal.new(players, 0, seed=seed), Deal.new(players, 0, seed=seed)
+    assert a.dealt == b.dealt and a.chien == b.chien
+    c = Deal.new(players, 0, seed=seed + 1)
+    assert (a.dealt, a.chien) != (c.dealt, c.chien)
+
+
+def test_secure_deals_differ_and_are_complete() -> None:
+    a, b = Deal.new(4), Deal.new(4)
+    assert a.dealt != b.dealt
+    assert sum(h.bit_count() for h in a.dealt) + a.chien.bit_count() == len(CARDS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(deals)
+def test_copy_is_independent(params: tuple[int, int, int]) -> None:
+    players, dealer, seed = params
+    deal = Deal.new(players, dealer % players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(0, 40)):
+        if deal.is_over:
+            break
+        deal.apply(random_action(deal, rng))
+    before = [deal.view(s) for s in range(players)]
+    twin = deal.copy()
+    while not twin.is_over:
+        twin.apply(random_action(twin, rng))
+    assert [deal.view(s) for s in range(players)] == before
