@@ -424,9 +424,7 @@ class Deal:
     def check(self, action: Action) -> None:
         """Raise IllegalAction (citing the rule) if ``action`` may not be applied now."""
         if self.phase is _DONE:
-            why = f"the deal was annulled ({self.annulled.value})" if self.annulled else "the deal is over"
-            raise IllegalAction("R6" if self.annulled is Annulment.PETIT_SEC else "R7" if self.annulled
-                                else "R16", f"{why}: no more actions")
+            raise self._over_error()
         if not isinstance(action, Action):  # type: ignore[arg-type,misc]
             raise IllegalAction("R4", f"not an action: {action!r}")
         if not isinstance(action.seat, int) or not 0 <= action.seat < self.n:
@@ -443,6 +441,12 @@ class Deal:
             self._check_call(action)
         elif isinstance(action, Chelem):
             self._check_chelem(action)
+
+    def _over_error(self) -> IllegalAction:
+        if self.annulled is not None:
+            return IllegalAction("R6" if self.annulled is Annulment.PETIT_SEC else "R7",
+                                 f"the deal was annulled ({self.annulled.value}): no more actions")
+        return IllegalAction("R16", "the deal is over: every trick has been played")
 
     def _turn_error(self, rule: str, what: str, seat: int) -> IllegalAction:
         return IllegalAction(rule, f"it is seat {self.turn}'s turn to {what}, not seat {seat}'s")
@@ -534,6 +538,8 @@ class Deal:
                                        f"({cards_of(missing)[0]} is missing)")
 
     def _check_play(self, seat: int, card: Card) -> None:
+        if self.phase is _DONE:
+            raise self._over_error()
         if self.phase is not _PLAY:
             raise IllegalAction("R15", f"cards are played after the bidding and écart (phase: {self.phase.value})")
         if seat != self.turn:

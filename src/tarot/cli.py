@@ -1,0 +1,263 @@
+"""The ``tarot`` command line: replay deal records, score deal summaries.
+
+Results go to stdout (JSON lines with ``--json``, else rich tables); every problem is one line
+on stderr naming the file (and deal, action or summary index), and the exit status is 1.
+Set ``TAROT_DEBUG=1`` to get a traceback for an unexpected internal error.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from .engine import DealRecord, DealResult, RecordError, Score, replay_result, score_summary
+from .i18n import Lang, default_lang
+from .tables import deal_table, sheet_table
+
+app = typer.Typer(
+    name="tarot",
+    help="French Tarot by the FFT rules (3, 4 and 5 players): replay deal records, score deal summaries.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+FilesArg = Annotated[list[str], typer.Argument(metavar="FILE...", help="JSON files ('-' reads stdin).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="One compact JSON object per line.")]
+LangOpt = Annotated[
+    Lang | None,
+    typer.Option("--lang", case_sensitive=False, help="Table language (default: from the locale)."),
+]
+
+
+class Problem(Exception):
+    """A one-line reason why a file (or part of it) cannot be used."""
+
+    def __init__(self, reason: str, *, deal: int | None = None, action: int | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.deal = deal
+        self.action = action
+
+    def where(self) -> str:
+        deal = f"deal {self.deal}: " if self.deal is not None else ""
+        action = f"action {self.action}: " if self.action is not None else ""
+        return deal + action + self.reason
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def read_json(name: str) -> Any:
+    """The JSON value in file ``name`` (``-``: stdin); raises Problem with a one-line reason."""
+    try:
+        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+    except FileNotFoundError:
+        raise Problem("no such file") from None
+    except IsADirectoryError:
+        raise Problem("is a directory, not a file") from None
+    except PermissionError:
+        raise Problem("permission denied") from None
+    except OSError as e:
+        raise Problem(f"cannot read: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise Problem(f"not UTF-8 text (bad byte at offset {e.start})") from None
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as e:
+        raise Problem(f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    except (ValueError, RecursionError) as e:
+        raise Problem(f"not valid JSON: {e}") from None
+
+
+def _record(obj: Any, deal: int | None = None) -> DealRecord:
+    try:
+        return DealRecord.from_dict(obj)
+    except RecordError as e:
+        raise Problem(e.reason, deal=deal, action=e.action) from None
+
+
+def _replay(record: DealRecord, deal: int | None = None) -> DealResult:
+    try:
+        return record.replay().result()
+    except RecordError as e:
+        raise Problem(e.reason, deal=deal, action=e.action) from None
+
+
+def _game_records(obj: list[Any]) -> list[DealRecord]:
+    if not obj:
+        raise Problem("a game record is a list of at least one deal record")
+    records = [_record(item, k) for k, item in enumerate(obj)]
+    for k, record in enumerate(records):
+        if record.players != records[0].players:
+            raise Problem(f"{record.players} players, but deal 0 has {records[0].players}", deal=k)
+    return records
+
+
+def _totals(scores: list[list[int] | None], players: int) -> list[int]:
+    totals = [0] * players
+    for deal_scores in scores:
+        totals = [t + s for t, s in zip(totals, deal_scores or [0] * players, strict=True)]
+    return totals
+
+
+def replay_json(obj: Any) -> dict[str, Any]:
+    """The ``--json`` line of one file: replay_result's object, or the game object."""
+    if not isinstance(obj, list):
+        return replay_result(_record(obj))
+    records = _game_records(obj)
+    deals = []
+    for k, record in enumerate(records):
+        result = replay_result(record)
+        if not result["legal"]:
+            raise Problem(result["error"]["reason"], deal=k, action=result["error"]["action"])
+        deals.append(result)
+    return {"legal": True, "deals": deals,
+            "totals": _totals([d["scores"] for d in deals], records[0].players)}
+
+
+def _error_json(problem: Problem, game: bool) -> dict[str, Any]:
+    error: dict[str, Any] = {"deal": problem.deal} if game else {}
+    error.update(action=problem.action, reason=problem.reason)
+    return {"legal": False, "error": error}
+
+
+class Output:
+    """Where results and problems go; remembers whether anything failed."""
+
+    def __init__(self, lang: Lang | None) -> None:
+        self.lang = lang or default_lang()
+        self.console = Console(highlight=False)
+        self.failed = False
+
+    def problem(self, name: str, where: str) -> None:
+        self.failed = True
+        line = f"error: {name}: {where}".replace("\r", " ").replace("\n", " ")
+        print(line, file=sys.stderr, flush=True)
+
+    def json(self, obj: dict[str, Any]) -> None:
+        print(json.dumps(obj), flush=True)
+
+    def finish(self) -> None:
+        if self.failed:
+            raise typer.Exit(1)
+
+
+class _Guard:
+    """Turns an unexpected exception while handling a file into a one-line problem."""
+
+    def __init__(self, out: Output, name: str) -> None:
+        self.out, self.name = out, name
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> bool:
+        if exc is None or not isinstance(exc, Exception) or os.environ.get("TAROT_DEBUG"):
+            return False
+        self.out.problem(self.name, f"internal error: {type(exc).__name__}: {exc}")
+        return True
+
+
+def _replay_file(out: Output, name: str, as_json: bool) -> None:
+    try:
+        obj = read_json(name)
+        if as_json:
+            result = replay_json(obj)
+            out.json(result)
+            if not result["legal"]:
+                error = result["error"]
+                out.problem(name, Problem(error["reason"], action=error["action"]).where())
+            return
+        if isinstance(obj, list):
+            records = _game_records(obj)
+            rows = [(str(k), _replay(r, k)) for k, r in enumerate(records)]
+            out.console.print(sheet_table(out.lang, rows, records[0].players, name))
+        else:
+            out.console.print(deal_table(out.lang, _replay(_record(obj)), name))
+    except Problem as p:
+        if as_json:
+            out.json(_error_json(p, p.deal is not None))
+        out.problem(name, p.where())
+
+
+@app.command()
+def replay(files: FilesArg, as_json: JsonOpt = False, lang: LangOpt = None) -> None:
+    """Replay deal records (or game records: JSON lists of deal records), checking every action."""
+    out = Output(lang)
+    for name in files:
+        with _Guard(out, name):
+            _replay_file(out, name, as_json)
+    out.finish()
+
+
+def _summary(obj: Any, index: int | None) -> Score:
+    try:
+        return score_summary(obj)
+    except RecordError as e:
+        raise Problem(e.reason if index is None else f"summary {index}: {e.reason}") from None
+
+
+def _score_file(out: Output, name: str, as_json: bool) -> None:
+    try:
+        obj = read_json(name)
+    except Problem as p:
+        out.problem(name, p.where())
+        return
+    sheet = isinstance(obj, list)
+    items = obj if sheet else [obj]
+    if not items:
+        out.problem(name, "an empty list: a score sheet holds at least one deal summary")
+        return
+    rows: list[tuple[str, Score]] = []
+    for i, item in enumerate(items):
+        try:
+            score = _summary(item, i if sheet else None)
+            if rows and score.players != rows[0][1].players:
+                raise Problem(f"summary {i}: {score.players} players, but summary {rows[0][0]} has "
+                              f"{rows[0][1].players} (one score sheet, one table)")
+        except Problem as p:
+            out.problem(name, p.where())
+            continue
+        if as_json:
+            out.json({"scores": list(score.scores)})
+        rows.append((str(i), score))
+    if as_json or not rows:
+        return
+    results = [(label, DealResult(None, score)) for label, score in rows]
+    if sheet:
+        out.console.print(sheet_table(out.lang, results, rows[0][1].players, name))
+    else:
+        out.console.print(deal_table(out.lang, results[0][1], name))
+
+
+@app.command()
+def score(files: FilesArg, as_json: JsonOpt = False, lang: LangOpt = None) -> None:
+    """Score deal summaries: each file holds one summary object or a list of them (a score sheet)."""
+    out = Output(lang)
+    for name in files:
+        with _Guard(out, name):
+            _score_file(out, name, as_json)
+    out.finish()
+
+
+@app.callback()
+def main() -> None:
+    """French Tarot by the FFT rules (3, 4 and 5 players)."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
+if __name__ == "__main__":
+    app()

@@ -1,0 +1,118 @@
+"""Rich tables for the command line: one deal's score, and a score sheet (R25)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.table import Table
+
+from .engine import DealResult, Score, Side
+from .i18n import Lang, number, signed, text
+
+
+def _side(lang: Lang, side: Side | None, prime: int) -> str:
+    return text(lang, "none") if side is None else f"{text(lang, side.value)} {signed(prime)}"
+
+
+def _seat(lang: Lang, seat: int | None) -> str:
+    return text(lang, "none") if seat is None else text(lang, "seat", seat=seat)
+
+
+def _partner(lang: Lang, score: Score) -> str:
+    if score.players != 5:
+        return text(lang, "none")
+    return text(lang, "alone") if score.partner is None else _seat(lang, score.partner)
+
+
+def _result(lang: Lang, score: Score) -> str:
+    return text(lang, "made_by" if score.made else "lost_by", margin=score.margin)
+
+
+def _poignees(lang: Lang, score: Score) -> str:
+    if not score.poignees:
+        return text(lang, "none")
+    sizes = ", ".join(text(lang, p.name_text) for p in score.poignees)
+    return f"{sizes} {signed(score.poignee_prime)}"
+
+
+def _chelem(lang: Lang, score: Score) -> str:
+    if score.chelem is Side.ATTACK:
+        key = "chelem_announced_made" if score.chelem_announced else "chelem_made"
+    elif score.chelem is Side.DEFENCE:
+        key = "chelem_defence"
+    elif score.chelem_announced:
+        key = "chelem_announced_lost"
+    else:
+        return text(lang, "none")
+    return f"{text(lang, key)} {signed(score.chelem_prime)}"
+
+
+def _role(lang: Lang, score: Score, seat: int) -> str:
+    if seat == score.taker:
+        return text(lang, "role_taker")
+    return text(lang, "role_partner" if seat == score.partner else "role_defender")
+
+
+def annulled_text(lang: Lang, result: DealResult) -> str:
+    """``Deal annulled: petit sec (seat 2)`` for an annulled deal."""
+    assert result.annulled is not None
+    why = (text(lang, "petit_sec", seat=result.petit_sec_seat) if result.annulled.value == "petit_sec"
+           else text(lang, "all_pass"))
+    return text(lang, "annulled", why=why)
+
+
+def deal_table(lang: Lang, result: DealResult, title: str) -> Table:
+    """Every figure of one deal, then each seat's score."""
+    table = Table(title=title, show_header=False, title_justify="left")
+    table.add_column(style="bold")
+    table.add_column(justify="right")
+    score = result.score
+    if score is None:
+        table.add_row(annulled_text(lang, result), "")
+        return table
+    rows = [
+        ("taker", _seat(lang, score.taker)),
+        ("contract", text(lang, score.contract.name_text)),
+        ("partner", _partner(lang, score)),
+        ("oudlers", str(score.oudlers)),
+        ("points", number(score.points, lang)),
+        ("target", str(score.target)),
+        ("result", _result(lang, score)),
+        ("base", signed(score.base)),
+        ("petit_au_bout", _side(lang, score.petit_au_bout, score.petit_au_bout_prime)),
+        ("poignee", _poignees(lang, score)),
+        ("chelem", _chelem(lang, score)),
+        ("per_defender", str(score.per_defender)),
+    ]
+    for key, value in rows:
+        table.add_row(text(lang, key), value)
+    table.add_section()
+    for seat, value in enumerate(score.scores):
+        table.add_row(f"{_seat(lang, seat)} ({_role(lang, score, seat)})", signed(value))
+    return table
+
+
+def sheet_table(lang: Lang, rows: Sequence[tuple[str, DealResult]], players: int, title: str) -> Table:
+    """A score sheet: one row per deal (labelled), a column per seat, and a total row."""
+    keys = ["contract", "taker", *(["partner"] if players == 5 else []), "oudlers", "points", "result"]
+    table = Table(title=title, title_justify="left")
+    table.add_column("#", justify="right")
+    for key in keys:
+        table.add_column(text(lang, key), justify="right" if key in ("oudlers", "points") else "left")
+    for seat in range(players):
+        table.add_column(_seat(lang, seat), justify="right")
+    blank = [""] * (len(keys) - 1)
+    totals = [0] * players
+    for label, result in rows:
+        score = result.score
+        if score is None:
+            table.add_row(label, annulled_text(lang, result), *blank, *["0"] * players)
+            continue
+        totals = [t + v for t, v in zip(totals, score.scores, strict=True)]
+        cells = {"contract": text(lang, score.contract.name_text), "taker": _seat(lang, score.taker),
+                 "partner": _partner(lang, score), "oudlers": str(score.oudlers),
+                 "points": number(score.points, lang), "result": _result(lang, score)}
+        table.add_row(label, *[cells[k] for k in keys], *[signed(v) for v in score.scores])
+    table.add_section()
+    table.add_row(text(lang, "total"), *blank, "", *[signed(t) for t in totals], style="bold")
+    return table

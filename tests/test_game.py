@@ -1,0 +1,83 @@
+"""Games (R4, R25): dealer rotation, redeals, the running score sheet, game records."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from playing import random_action
+
+from tarot.engine import Bid, Contract, Game, Phase, replay_result
+
+
+def finish_deal(game: Game, rng: random.Random) -> None:
+    deal = game.deal
+    while game.deal is deal and not game.is_over:
+        game.apply(random_action(deal, rng))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_game_plays_its_deals_and_keeps_the_sheet(players: int) -> None:
+    game = Game(players, deals=4, first_dealer=1, seed=players)
+    rng = random.Random(players)
+    while not game.is_over:
+        finish_deal(game, rng)
+    counted = [r for r in game.rows if r.number is not None]
+    assert [r.number for r in counted] == [1, 2, 3, 4]
+    assert [r.dealer for r in game.rows] == [(1 + i) % players for i in range(len(game.rows))]  # R4
+    totals = [0] * players
+    for row in game.rows:
+        totals = [t + s for t, s in zip(totals, row.scores, strict=True)]
+        assert list(row.totals) == totals
+    assert game.totals == totals and sum(totals) == 0
+    sheet = game.sheet()
+    assert {"deal", "dealer", "taker", "contract", "partner", "oudlers", "points", "made", "margin",
+            "petit_au_bout", "poignees", "chelem", "scores", "totals"} <= set(sheet[0])
+    assert game.ranking()[0][1] == max(totals)
+    # The game record replays to the same scores, deal by deal.
+    for record, row in zip(game.records, game.rows, strict=True):
+        result = replay_result(record)
+        assert result["legal"] and (result["scores"] or [0] * players) == list(row.scores)
+        assert record.extra["deal"] >= 1 and "seed" in record.extra
+    with pytest.raises(ValueError, match="over"):
+        game.apply(Bid(0, None))
+
+
+def test_an_all_pass_deal_is_redealt_by_the_next_dealer_and_not_counted() -> None:
+    game = Game(4, deals=1, first_dealer=2, seed=7)
+    rng = random.Random(1)
+    while game.rows:  # skip any petit sec redeal so that the test starts on a live deal
+        game = Game(4, deals=1, first_dealer=2, seed=rng.random())
+    first = game.deal
+    assert first is not None and first.dealer == 2 and first.turn == 3
+    for seat in (3, 0, 1, 2):
+        game.apply(Bid(seat, None))
+    assert game.rows[0].annulled is not None and game.rows[0].annulled.value == "all_pass"
+    assert game.rows[0].number is None and game.rows[0].scores == (0, 0, 0, 0)
+    assert game.played == 0 and not game.is_over
+    assert game.deal is not None and game.deal.dealer == 3 and game.deal is not first
+    assert game.deal.dealt != first.dealt
+    assert game.deal.phase is Phase.BIDDING or game.rows[-1].annulled is not None
+
+
+def test_same_seed_same_game() -> None:
+    a, b = Game(5, 2, seed="club night"), Game(5, 2, seed="club night")
+    assert a.deal is not None and b.deal is not None and a.deal.dealt == b.deal.dealt
+
+
+def test_bad_game_parameters() -> None:
+    with pytest.raises(ValueError, match="R5"):
+        Game(6)
+    with pytest.raises(ValueError, match="R25"):
+        Game(4, deals=0)
+
+
+def test_game_views_and_legal_actions_follow_the_current_deal() -> None:
+    game = Game(4, deals=1, seed=3)
+    assert game.deal is not None
+    seat = game.deal.turn
+    assert seat is not None
+    assert game.legal_actions() == game.deal.legal_actions()
+    assert game.view(seat).legal
+    game.apply(Bid(seat, Contract.GARDE))
+    assert game.deal.highest is Contract.GARDE

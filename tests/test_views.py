@@ -1,0 +1,101 @@
+"""Hidden information (DESIGN principle 6): a view never holds a card its seat may not see."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from playing import random_action
+
+from tarot.engine import Card, Deal, Phase, Play, mask_of
+
+
+def card_codes(obj: Any, skip: tuple[str, ...] = ("called", "call")) -> set[Card]:
+    """Every card named anywhere in a JSON-like structure (names of called or callable cards are public)."""
+    found: set[Card] = set()
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            if key not in skip:
+                found |= card_codes(value, skip)
+    elif isinstance(obj, list):
+        for item in obj:
+            found |= card_codes(item, skip)
+    elif isinstance(obj, str):
+        try:
+            found.add(Card.parse(obj))
+        except ValueError:
+            pass
+    return found
+
+
+def public_cards(deal: Deal) -> int:
+    """What everyone has seen: played cards, the chien when shown, écart trumps, poignées."""
+    seen = sum(1 << c for t in deal.tricks for c in t.cards) | mask_of(deal.trick)
+    if deal.contract is not None and deal.contract.chien_shown and deal.phase is not Phase.CALL:
+        seen |= deal.chien
+    seen |= deal.ecart_trumps
+    for shown in deal.poignees.values():
+        seen |= shown
+    return seen
+
+
+def assert_no_leak(deal: Deal) -> None:
+    public = public_cards(deal)
+    for seat in [*range(deal.n), -1]:
+        allowed = public
+        if seat >= 0:
+            allowed |= deal.hands[seat]
+            if seat == deal.taker:
+                allowed |= deal.ecart
+        view = deal.view(seat).to_dict()
+        leaked = [c for c in card_codes(view) if not (1 << c) & allowed]
+        assert not leaked, f"seat {seat} sees {leaked} in phase {deal.phase.value}"
+        if seat >= 0:
+            assert {str(c) for c in deal.hand(seat)} == set(view["hand"])
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_no_view_ever_shows_a_hidden_card(players: int) -> None:
+    rng = random.Random(players)
+    for k in range(60):
+        deal = Deal.new(players, k % players, seed=1000 * players + k)
+        assert_no_leak(deal)
+        while not deal.is_over:
+            deal.apply(random_action(deal, rng))
+            assert_no_leak(deal)
+
+
+def test_the_checker_sees_a_leak() -> None:
+    deal = Deal.new(4, 0, seed=3)
+    other = deal.hand(2)[0]
+    assert Card.parse(str(other)) in card_codes({"x": [str(other)]})
+    assert not (1 << other) & (public_cards(deal) | deal.hands[1])
+
+
+def test_partner_is_known_only_once_the_called_card_falls() -> None:
+    rng = random.Random(9)
+    checked = 0
+    for k in range(200):
+        deal = Deal.new(5, 0, seed=k)
+        while not deal.is_over and deal.phase is not Phase.PLAY:
+            deal.apply(random_action(deal, rng))
+        if deal.is_over or deal.partner is None or (deal.contract and deal.contract.chien_shown
+                                                    and deal.chien & (1 << deal.called)):  # type: ignore[operator]
+            continue
+        outsiders = [s for s in range(5) if s not in (deal.taker, deal.partner)]
+        assert deal.view(deal.partner).partner == deal.partner  # the partner knows (R8)
+        while not deal.is_over:
+            fell = any(deal.called in t.cards for t in deal.tricks) or deal.called in deal.trick
+            for s in [*outsiders, deal.taker]:
+                assert deal.view(s).partner == (deal.partner if fell else None)
+            deal.apply(random_action(deal, rng))
+        checked += 1
+    assert checked > 20
+
+
+def test_views_offer_actions_only_to_the_seat_to_act() -> None:
+    deal = Deal.new(4, 3, seed=11)
+    assert deal.turn == 0
+    assert deal.view(0).legal and not deal.view(1).legal
+    assert all(not isinstance(a, Play) for a in deal.view(0).legal)
