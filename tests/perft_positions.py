@@ -13,7 +13,6 @@ import random
 from pathlib import Path
 
 from playing import random_action
-
 from tarot.engine import Chelem, Deal, DealRecord, Phase
 
 DATA = Path(__file__).parent / "data" / "perft.json"

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from playing import random_action
 
+from playing import random_action
 from tarot.engine import Bid, Contract, Game, Phase, replay_result
 
 

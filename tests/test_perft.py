@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from perft_positions import perft
 
+from perft_positions import perft
 from tarot.engine import Card, Chelem, DealRecord, Phase
 
 DATA = json.loads((Path(__file__).parent / "data" / "perft.json").read_text())
@@ -76,7 +76,8 @@ def test_perft_counts(case: dict[str, Any]) -> None:
     trick = [((deal.leader + i) % deal.n, c) for i, c in enumerate(deal.trick)]
     ban = deal.called if not deal.tricks else None
     assert deal.turn is not None
-    naive = [naive_perft([set(h) for h in hands], trick, deal.turn, d, ban) for d in range(1, len(counts) + 1)]
+    naive = [naive_perft([set(h) for h in hands], trick, deal.turn, d, ban)
+             for d in range(1, len(counts) + 1)]
     assert naive == counts
 
 

@@ -6,8 +6,8 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playing import random_action
 
+from playing import random_action
 from tarot.engine import (
     CARDS,
     Contract,

@@ -8,8 +8,8 @@ import random
 from typing import Any
 
 import pytest
-from playing import play_out
 
+from playing import play_out
 from tarot.engine import Deal, DealRecord, RecordError, load, replay_result
 
 

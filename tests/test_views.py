@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
 import pytest
-from playing import random_action
 
+from playing import random_action
 from tarot.engine import Card, Deal, Phase, Play, mask_of
 
 
@@ -22,10 +23,8 @@ def card_codes(obj: Any, skip: tuple[str, ...] = ("called", "call")) -> set[Card
         for item in obj:
             found |= card_codes(item, skip)
     elif isinstance(obj, str):
-        try:
+        with contextlib.suppress(ValueError):
             found.add(Card.parse(obj))
-        except ValueError:
-            pass
     return found
 
 

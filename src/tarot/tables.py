@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rich import box
 from rich.table import Table
 
 from .engine import DealResult, Score, Side
@@ -87,20 +88,20 @@ def deal_table(lang: Lang, result: DealResult, title: str) -> Table:
     for key, value in rows:
         table.add_row(text(lang, key), value)
     table.add_section()
-    for seat, value in enumerate(score.scores):
-        table.add_row(f"{_seat(lang, seat)} ({_role(lang, score, seat)})", signed(value))
+    for seat, points in enumerate(score.scores):
+        table.add_row(f"{_seat(lang, seat)} ({_role(lang, score, seat)})", signed(points))
     return table
 
 
 def sheet_table(lang: Lang, rows: Sequence[tuple[str, DealResult]], players: int, title: str) -> Table:
     """A score sheet: one row per deal (labelled), a column per seat, and a total row."""
     keys = ["contract", "taker", *(["partner"] if players == 5 else []), "oudlers", "points", "result"]
-    table = Table(title=title, title_justify="left")
-    table.add_column("#", justify="right")
+    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+    table.add_column("#", justify="right", no_wrap=True)
     for key in keys:
         table.add_column(text(lang, key), justify="right" if key in ("oudlers", "points") else "left")
     for seat in range(players):
-        table.add_column(_seat(lang, seat), justify="right")
+        table.add_column(_seat(lang, seat), justify="right", no_wrap=True, min_width=5)
     blank = [""] * (len(keys) - 1)
     totals = [0] * players
     for label, result in rows:
@@ -109,8 +110,8 @@ def sheet_table(lang: Lang, rows: Sequence[tuple[str, DealResult]], players: int
             table.add_row(label, annulled_text(lang, result), *blank, *["0"] * players)
             continue
         totals = [t + v for t, v in zip(totals, score.scores, strict=True)]
-        cells = {"contract": text(lang, score.contract.name_text), "taker": _seat(lang, score.taker),
-                 "partner": _partner(lang, score), "oudlers": str(score.oudlers),
+        partner = text(lang, "alone") if score.partner is None else str(score.partner)
+        cells = {"contract": text(lang, score.contract.name_text), "taker": str(score.taker), "partner": partner, "oudlers": str(score.oudlers),
                  "points": number(score.points, lang), "result": _result(lang, score)}
         table.add_row(label, *[cells[k] for k in keys], *[signed(v) for v in score.scores])
     table.add_section()

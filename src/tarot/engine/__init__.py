@@ -17,8 +17,8 @@ from .cards import (
     sort_for_display,
 )
 from .deal import Annulment, Deal, DealResult, Phase
-from .game import Game, SheetRow
 from .errors import IllegalAction, RecordError
+from .game import Game, SheetRow
 from .options import EcartOptions, PoigneeOptions
 from .records import FORMAT, DealRecord, action_from_dict, action_to_dict, load, replay_result
 from .rules import TARGETS, VARIANTS, Contract, PoigneeSize, Side, Variant, variant

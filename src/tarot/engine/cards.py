@@ -188,4 +188,9 @@ def format_cards(cards: Iterable[Card] | int) -> str:
 
 def sort_for_display(cards: Iterable[Card]) -> list[Card]:
     """Trumps strongest first, then the Excuse, then spades, hearts, diamonds, clubs, kings first."""
-    return sorted(cards, key=lambda c: (0, -c) if c >= 56 and c != 77 else ((1, 0) if c == 77 else (2 + c // 14, -c)))
+    def key(c: Card) -> tuple[int, int]:
+        if c == 77:
+            return (1, 0)
+        return (0, -c) if c >= 56 else (2 + c // 14, -c)
+
+    return sorted(cards, key=key)

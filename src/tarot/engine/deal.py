@@ -27,7 +27,6 @@ from .cards import (
     KNIGHTS,
     OUDLERS,
     QUEENS,
-    SUIT_MASKS,
     TRUMPS,
     Card,
     Suit,
@@ -117,11 +116,38 @@ class Deal:
     """The state of one deal. Build with :meth:`new` (random) or the constructor (given cards)."""
 
     __slots__ = (
-        "var", "n", "dealer", "dealt", "chien", "hands", "phase", "turn", "annulled",
-        "petit_sec_seat", "bids", "highest", "taker", "contract", "called", "partner", "side",
-        "ecart", "ecart_trumps", "chelem_announced", "poignees", "leader",
-        "trick", "trick_mask", "lead_mask", "high", "tricks", "won", "tricks_won",
-        "excuse_adjust", "_log", "_legal",
+        "_legal",
+        "_log",
+        "annulled",
+        "bids",
+        "called",
+        "chelem_announced",
+        "chien",
+        "contract",
+        "dealer",
+        "dealt",
+        "ecart",
+        "ecart_trumps",
+        "excuse_adjust",
+        "hands",
+        "high",
+        "highest",
+        "lead_mask",
+        "leader",
+        "n",
+        "partner",
+        "petit_sec_seat",
+        "phase",
+        "poignees",
+        "side",
+        "taker",
+        "trick",
+        "trick_mask",
+        "tricks",
+        "tricks_won",
+        "turn",
+        "var",
+        "won",
     )
 
     var: Variant
@@ -425,7 +451,7 @@ class Deal:
         """Raise IllegalAction (citing the rule) if ``action`` may not be applied now."""
         if self.phase is _DONE:
             raise self._over_error()
-        if not isinstance(action, Action):  # type: ignore[arg-type,misc]
+        if not isinstance(action, Action):
             raise IllegalAction("R4", f"not an action: {action!r}")
         if not isinstance(action.seat, int) or not 0 <= action.seat < self.n:
             raise IllegalAction("R4", f"there is no seat {action.seat!r} at {self.n} players")
@@ -515,7 +541,8 @@ class Deal:
         if self.phase is not _PLAY:
             raise IllegalAction("R14", "a poignée is shown just before the player's first card")
         if seat != self.turn:
-            raise IllegalAction("R14", f"a poignée is shown just before playing: it is seat {self.turn}'s turn")
+            raise IllegalAction("R14", f"a poignée is shown just before playing: it is seat {self.turn}'s "
+                                       "turn")
         if seat in self.poignees:
             raise IllegalAction("R14", "each player shows at most one poignée")
         if self.tricks:
@@ -541,7 +568,8 @@ class Deal:
         if self.phase is _DONE:
             raise self._over_error()
         if self.phase is not _PLAY:
-            raise IllegalAction("R15", f"cards are played after the bidding and écart (phase: {self.phase.value})")
+            raise IllegalAction("R15", "cards are played after the bidding and écart "
+                                       f"(phase: {self.phase.value})")
         if seat != self.turn:
             raise self._turn_error("R4", "play", seat)
         if not isinstance(card, Card):
@@ -669,7 +697,7 @@ class Deal:
         self.turn = self.leader
 
     def _finish_trick(self) -> None:
-        trick = self.trick
+        trick: list[int] = self.trick  # type: ignore[assignment]  # Cards compare as ints
         n = self.n
         leader = self.leader
         mask = self.trick_mask

@@ -49,11 +49,12 @@ def score_summary(obj: Any) -> Score:
     if not isinstance(contract_text, str):
         raise RecordError(f"\"contract\" must be a string, not {contract_text!r}")
     points = obj.get("points")
-    if type(points) not in (int, float):
+    if type(points) not in (int, float) or points is None:
         raise RecordError(f"\"points\" must be a number, not {points!r}")
     poignees_raw = obj.get("poignees", [])
     if not isinstance(poignees_raw, list) or not all(isinstance(p, str) for p in poignees_raw):
-        raise RecordError(f"\"poignees\" must be a list of sizes (simple, double, triple), not {poignees_raw!r}")
+        raise RecordError("\"poignees\" must be a list of sizes (simple, double, triple), "
+                          f"not {poignees_raw!r}")
     announced = obj.get("chelem_announced", False)
     if not isinstance(announced, bool):
         raise RecordError(f"\"chelem_announced\" must be true or false, not {announced!r}")
