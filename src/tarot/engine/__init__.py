@@ -17,6 +17,7 @@ from .cards import (
     sort_for_display,
 )
 from .deal import Annulment, Deal, DealResult, Phase
+from .duplicate import defender_mark, match_points, overall_percentage, rank_marks
 from .errors import IllegalAction, RecordError
 from .game import Game, SheetRow
 from .options import EcartOptions, PoigneeOptions
@@ -32,6 +33,7 @@ __all__ = [
     "Bid", "Call", "Card", "Chelem", "Contract", "Deal", "DealRecord", "DealResult", "Ecart",
     "EcartOptions", "Game", "IllegalAction", "Phase", "Play", "Poignee", "PoigneeOptions", "PoigneeSize",
     "RecordError", "Score", "SheetRow", "Side", "Suit", "Trick", "Variant", "View", "action_from_dict",
-    "action_to_dict", "cards_of", "format_cards", "half_points", "iter_cards", "load",
-    "mask_of", "parse_cards", "replay_result", "score_deal", "score_summary", "sort_for_display", "variant",
+    "action_to_dict", "cards_of", "defender_mark", "format_cards", "half_points", "iter_cards", "load",
+    "mask_of", "match_points", "overall_percentage", "parse_cards", "rank_marks", "replay_result",
+    "score_deal", "score_summary", "sort_for_display", "variant",
 ]
