@@ -16,6 +16,8 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 from .engine import DealRecord, DealResult, RecordError, Score, replay_result, score_summary
 from .i18n import Lang, default_lang
@@ -29,7 +31,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-FilesArg = Annotated[list[str], typer.Argument(metavar="FILE...", help="JSON files ('-' reads stdin).")]
+FilesArg = Annotated[list[str], typer.Argument(metavar="FILE", help="JSON files ('-' reads stdin).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="One compact JSON object per line.")]
 LangOpt = Annotated[
     Lang | None,
@@ -81,6 +83,8 @@ def read_json(name: str) -> Any:
 
 
 def _record(obj: Any, deal: int | None = None) -> DealRecord:
+    if isinstance(obj, dict) and "format" not in obj and "taker" in obj:
+        raise Problem("this looks like a deal summary, not a deal record: use `tarot score`", deal=deal)
     try:
         return DealRecord.from_dict(obj)
     except RecordError as e:
@@ -140,6 +144,11 @@ class Output:
         self.console = Console(highlight=False)
         self.failed = False
 
+    def table(self, name: str, table: Table) -> None:
+        """A table under its file's name (printed as is: no markup, no wrapping)."""
+        self.console.print(Text(name, style="bold"), soft_wrap=True)
+        self.console.print(table)
+
     def problem(self, name: str, where: str) -> None:
         self.failed = True
         line = f"error: {name}: {where}".replace("\r", " ").replace("\n", " ")
@@ -163,6 +172,9 @@ class _Guard:
         return None
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: object) -> bool:
+        if isinstance(exc, BrokenPipeError):  # the reader went away (``tarot … | head``): stop quietly
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(1)
         if exc is None or not isinstance(exc, Exception) or os.environ.get("TAROT_DEBUG"):
             return False
         self.out.problem(self.name, f"internal error: {type(exc).__name__}: {exc}")
@@ -170,24 +182,25 @@ class _Guard:
 
 
 def _replay_file(out: Output, name: str, as_json: bool) -> None:
+    game = False
     try:
         obj = read_json(name)
+        game = isinstance(obj, list)
         if as_json:
             result = replay_json(obj)
             out.json(result)
             if not result["legal"]:
                 error = result["error"]
                 out.problem(name, Problem(error["reason"], action=error["action"]).where())
-            return
-        if isinstance(obj, list):
+        elif game:
             records = _game_records(obj)
             rows = [(str(k), _replay(r, k)) for k, r in enumerate(records)]
-            out.console.print(sheet_table(out.lang, rows, records[0].players, name))
+            out.table(name, sheet_table(out.lang, rows, records[0].players))
         else:
-            out.console.print(deal_table(out.lang, _replay(_record(obj)), name))
+            out.table(name, deal_table(out.lang, _replay(_record(obj))))
     except Problem as p:
         if as_json:
-            out.json(_error_json(p, p.deal is not None))
+            out.json(_error_json(p, game))
         out.problem(name, p.where())
 
 
@@ -202,10 +215,13 @@ def replay(files: FilesArg, as_json: JsonOpt = False, lang: LangOpt = None) -> N
 
 
 def _summary(obj: Any, index: int | None) -> Score:
+    where = "" if index is None else f"summary {index}: "
+    if isinstance(obj, dict) and "format" in obj and "actions" in obj:
+        raise Problem(f"{where}this looks like a deal record, not a deal summary: use `tarot replay`")
     try:
         return score_summary(obj)
     except RecordError as e:
-        raise Problem(e.reason if index is None else f"summary {index}: {e.reason}") from None
+        raise Problem(where + e.reason) from None
 
 
 def _score_file(out: Output, name: str, as_json: bool) -> None:
@@ -236,9 +252,9 @@ def _score_file(out: Output, name: str, as_json: bool) -> None:
         return
     results = [(label, DealResult(None, score)) for label, score in rows]
     if sheet:
-        out.console.print(sheet_table(out.lang, results, rows[0][1].players, name))
+        out.table(name, sheet_table(out.lang, results, rows[0][1].players))
     else:
-        out.console.print(deal_table(out.lang, results[0][1], name))
+        out.table(name, deal_table(out.lang, results[0][1]))
 
 
 @app.command()

@@ -60,7 +60,11 @@ _EN: Final[dict[str, str]] = {
     "annulled": "Deal annulled: {why}",
     "petit_sec": "petit sec (seat {seat})",
     "all_pass": "everybody passed",
-    "score_sheet": "Score sheet",
+    "sheet_line": "{contract} by seat {taker}{partner}, {oudlers}, {points} points, {result}",
+    "sheet_partner": " with seat {seat}",
+    "sheet_alone": " alone",
+    "sheet_oudler": "{n} oudler",
+    "sheet_oudlers": "{n} oudlers",
 }
 
 _FR: Final[dict[str, str]] = {
@@ -103,7 +107,11 @@ _FR: Final[dict[str, str]] = {
     "annulled": "Donne annulée : {why}",
     "petit_sec": "petit sec (joueur {seat})",
     "all_pass": "tout le monde a passé",
-    "score_sheet": "Feuille de marque",
+    "sheet_line": "{contract} par le joueur {taker}{partner}, {oudlers}, {points} points, {result}",
+    "sheet_partner": " avec le joueur {seat}",
+    "sheet_alone": " seul",
+    "sheet_oudler": "{n} bout",
+    "sheet_oudlers": "{n} bouts",
 }
 
 MESSAGES: Final[Mapping[Lang, Mapping[str, str]]] = {Lang.EN: _EN, Lang.FR: _FR}
@@ -128,6 +136,11 @@ def number(value: float, lang: Lang) -> str:
     """Card points: ``49`` or ``40.5`` (``40,5`` in French)."""
     out = f"{value:g}" if value != int(value) else str(int(value))
     return out.replace(".", ",") if lang is Lang.FR else out
+
+
+def plural(lang: Lang, count: int) -> bool:
+    """Whether ``count`` takes the plural: French says "0 bout", English "0 oudlers"."""
+    return count > 1 if lang is Lang.FR else count != 1
 
 
 def signed(value: int) -> str:

@@ -8,7 +8,7 @@ from rich import box
 from rich.table import Table
 
 from .engine import DealResult, Score, Side
-from .i18n import Lang, number, signed, text
+from .i18n import Lang, number, plural, signed, text
 
 
 def _side(lang: Lang, side: Side | None, prime: int) -> str:
@@ -62,9 +62,9 @@ def annulled_text(lang: Lang, result: DealResult) -> str:
     return text(lang, "annulled", why=why)
 
 
-def deal_table(lang: Lang, result: DealResult, title: str) -> Table:
+def deal_table(lang: Lang, result: DealResult) -> Table:
     """Every figure of one deal, then each seat's score."""
-    table = Table(title=title, show_header=False, title_justify="left")
+    table = Table(show_header=False)
     table.add_column(style="bold")
     table.add_column(justify="right")
     score = result.score
@@ -93,27 +93,38 @@ def deal_table(lang: Lang, result: DealResult, title: str) -> Table:
     return table
 
 
-def sheet_table(lang: Lang, rows: Sequence[tuple[str, DealResult]], players: int, title: str) -> Table:
-    """A score sheet: one row per deal (labelled), a column per seat, and a total row."""
-    keys = ["contract", "taker", *(["partner"] if players == 5 else []), "oudlers", "points", "result"]
-    table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+def sheet_line(lang: Lang, score: Score) -> str:
+    """One deal of a score sheet in words: ``Garde by seat 1, 2 oudlers, 49 points, made by 8``."""
+    partner = ""
+    if score.players == 5:
+        partner = text(lang, "sheet_alone") if score.partner is None else text(
+            lang, "sheet_partner", seat=score.partner)
+    oudlers = text(lang, "sheet_oudlers" if plural(lang, score.oudlers) else "sheet_oudler", n=score.oudlers)
+    line = text(lang, "sheet_line", contract=text(lang, score.contract.name_text), taker=score.taker,
+                partner=partner, oudlers=oudlers, points=number(score.points, lang),
+                result=_result(lang, score))
+    primes = [(key, value) for key, value in (
+        ("petit_au_bout", _side(lang, score.petit_au_bout, score.petit_au_bout_prime)),
+        ("poignee", _poignees(lang, score)), ("chelem", _chelem(lang, score)),
+    ) if value != text(lang, "none")]
+    return "; ".join([line, *(f"{text(lang, key).lower()} {value}" for key, value in primes)])
+
+
+def sheet_table(lang: Lang, rows: Sequence[tuple[str, DealResult]], players: int) -> Table:
+    """A score sheet (R25): one row per deal (labelled), a column per seat, and a total row."""
+    table = Table(box=box.SIMPLE_HEAD)
     table.add_column("#", justify="right", no_wrap=True)
-    for key in keys:
-        table.add_column(text(lang, key), justify="right" if key in ("oudlers", "points") else "left")
+    table.add_column(text(lang, "deal"), ratio=1, min_width=20)
     for seat in range(players):
-        table.add_column(_seat(lang, seat), justify="right", no_wrap=True, min_width=5)
-    blank = [""] * (len(keys) - 1)
+        table.add_column(_seat(lang, seat), justify="right", min_width=6)
     totals = [0] * players
     for label, result in rows:
         score = result.score
         if score is None:
-            table.add_row(label, annulled_text(lang, result), *blank, *["0"] * players)
+            table.add_row(label, annulled_text(lang, result), *["0"] * players)
             continue
         totals = [t + v for t, v in zip(totals, score.scores, strict=True)]
-        partner = text(lang, "alone") if score.partner is None else str(score.partner)
-        cells = {"contract": text(lang, score.contract.name_text), "taker": str(score.taker), "partner": partner, "oudlers": str(score.oudlers),
-                 "points": number(score.points, lang), "result": _result(lang, score)}
-        table.add_row(label, *[cells[k] for k in keys], *[signed(v) for v in score.scores])
+        table.add_row(label, sheet_line(lang, score), *[signed(v) for v in score.scores])
     table.add_section()
-    table.add_row(text(lang, "total"), *blank, "", *[signed(t) for t in totals], style="bold")
+    table.add_row(text(lang, "total"), "", *[signed(t) for t in totals], style="bold")
     return table
