@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from .cards import Card, format_cards, mask_of, parse_cards
 from .rules import Contract
@@ -46,10 +47,11 @@ class Call:
         return f"{self.seat}: call {self.card}"
 
 
-@dataclass(frozen=True, slots=True)
-class Ecart:
-    """R10/R11: the taker's discard. ``cards`` may be codes or cards; stored sorted."""
+class _CardChoice:
+    """A seat's choice of several cards (écart, poignée): codes or cards in, a sorted tuple kept."""
 
+    __slots__ = ()
+    kind: ClassVar[str]
     seat: int
     cards: tuple[Card, ...]
 
@@ -62,7 +64,16 @@ class Ecart:
         return mask_of(self.cards)
 
     def __str__(self) -> str:
-        return f"{self.seat}: ecart {format_cards(self.cards)}"
+        return f"{self.seat}: {self.kind} {format_cards(self.cards)}"
+
+
+@dataclass(frozen=True, slots=True, init=False)
+class Ecart(_CardChoice):
+    """R10/R11: the taker's discard."""
+
+    kind: ClassVar[str] = "ecart"
+    seat: int
+    cards: tuple[Card, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,23 +87,13 @@ class Chelem:
         return f"{self.seat}: chelem {'announced' if self.announce else 'declined'}"
 
 
-@dataclass(frozen=True, slots=True)
-class Poignee:
+@dataclass(frozen=True, slots=True, init=False)
+class Poignee(_CardChoice):
     """R14: trumps shown just before the seat's first card."""
 
+    kind: ClassVar[str] = "poignee"
     seat: int
     cards: tuple[Card, ...]
-
-    def __init__(self, seat: int, cards: Iterable[Card | str] | str) -> None:
-        object.__setattr__(self, "seat", seat)
-        object.__setattr__(self, "cards", _card_tuple(cards))
-
-    @property
-    def mask(self) -> int:
-        return mask_of(self.cards)
-
-    def __str__(self) -> str:
-        return f"{self.seat}: poignee {format_cards(self.cards)}"
 
 
 @dataclass(frozen=True, slots=True)
