@@ -760,13 +760,13 @@ class Deal:
         tricks = self.tricks
         last = tricks[-1]
         pab: Side | None = None
-        if self.var.tricks > 1 and last.cards[0] == EXCUSE and last.winner == last.leader:
-            # R19 trick: T1 in the second-to-last trick counts as au bout.
-            before = tricks[-2]
-            if PETIT_BIT & mask_of(before.cards):
-                pab = _SIDES[self.side[before.winner]]
-        elif 56 in last.cards:
+        if 56 in last.cards:
             pab = _SIDES[self.side[last.winner]]
+        elif last.cards[0] == EXCUSE and last.winner == last.leader:
+            # Last trick won under R19: T1 in the second-to-last trick counts as au bout too (R23).
+            before = tricks[-2]
+            if 56 in before.cards:
+                pab = _SIDES[self.side[before.winner]]
         total = self.var.tricks
         chelem = (Side.ATTACK if self.tricks_won[_ATTACK] == total
                   else Side.DEFENCE if self.tricks_won[_DEFENCE] == total else None)
