@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,11 +11,15 @@ from hypothesis import strategies as st
 from playing import random_action
 from tarot.engine import (
     CARDS,
+    Bid,
+    Call,
+    Chelem,
     Contract,
     Deal,
     DealRecord,
     Ecart,
     Phase,
+    Play,
     Poignee,
     half_points,
     mask_of,
@@ -134,3 +139,46 @@ def test_copy_is_independent(params: tuple[int, int, int]) -> None:
     while not twin.is_over:
         twin.apply(random_action(twin, rng))
     assert [deal.view(s) for s in range(players)] == before
+
+
+def random_junk(rng: random.Random, players: int) -> object:
+    """An action of any kind, mostly illegal: wrong seats, foreign cards, bad sizes, junk values."""
+    seat = rng.choice([*range(players), -1, players, 7])
+    card = rng.choice([*CARDS, 99, -1, "ZZ", None])
+    some = rng.sample(CARDS, rng.choice([0, 1, 3, 6, 8, 10, 13]))
+    return rng.choice([
+        lambda: Bid(seat, rng.choice([None, *Contract, "garde"])),
+        lambda: Call(seat, card),
+        lambda: Ecart(seat, some),
+        lambda: Chelem(seat, rng.random() < 0.5),
+        lambda: Poignee(seat, some),
+        lambda: Play(seat, card),
+        lambda: "play KH",
+    ])()
+
+
+@settings(max_examples=80, deadline=None)
+@given(deals)
+def test_bad_actions_are_refused_and_change_nothing(params: tuple[int, int, int]) -> None:
+    players, dealer, seed = params
+    deal = Deal.new(players, dealer % players, seed=seed)
+    rng = random.Random(seed)
+    while not deal.is_over:
+        for _ in range(5):
+            try:
+                junk = random_junk(rng, players)
+            except ValueError:
+                continue  # refused already when built (an unknown card code)
+            legal = deal.legal_actions()
+            expected_ok = junk in legal or (isinstance(junk, (Ecart, Poignee)) and deal.is_legal(junk))
+            if expected_ok:
+                continue
+            before = (deal.view(-1), [deal.view(s) for s in range(players)], deal.actions)
+            try:
+                deal.apply(junk)  # type: ignore[arg-type]
+            except ValueError as e:
+                assert re.match(r"R\d+: ", str(e)), e  # every refusal names its rule
+            else:
+                raise AssertionError(f"{junk!r} was applied but not offered")
+            assert (deal.view(-1), [deal.view(s) for s in range(players)], deal.actions) == before
+        deal.apply(random_action(deal, rng))
