@@ -108,7 +108,7 @@ def _coerce_card(card: Any) -> Card:
     raise IllegalAction("R1", f"not a card: {card!r}")
 
 
-def _legal_rng(seed: int | str | bytes | None) -> random.Random:
+def _rng_for(seed: int | str | bytes | None) -> random.Random:
     return secrets.SystemRandom() if seed is None else random.Random(seed)
 
 
@@ -252,7 +252,7 @@ class Deal:
             rng: random.Random | None = None) -> Deal:
         """A random deal (R5): from ``rng``, else seeded by ``seed``, else from ``secrets``."""
         var = variant(players)
-        rand = (rng or _legal_rng(seed)).random
+        rand = (rng or _rng_for(seed)).random
         # A uniform permutation; sorting by random keys is several times faster than shuffle().
         deck = sorted(range(78), key=lambda _: rand())
         h = var.hand_size
