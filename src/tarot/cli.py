@@ -11,6 +11,7 @@ import io
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -181,6 +182,16 @@ class _Guard:
         return True
 
 
+def _each_file(files: list[str], lang: Lang | None, as_json: bool,
+               handle: Callable[[Output, str, bool], None]) -> None:
+    """Run ``handle`` on every file in order, each guarded; exit 1 if any had a problem."""
+    out = Output(lang)
+    for name in files:
+        with _Guard(out, name):
+            handle(out, name, as_json)
+    out.finish()
+
+
 def _replay_file(out: Output, name: str, as_json: bool) -> None:
     game = False
     try:
@@ -207,11 +218,7 @@ def _replay_file(out: Output, name: str, as_json: bool) -> None:
 @app.command()
 def replay(files: FilesArg, as_json: JsonOpt = False, lang: LangOpt = None) -> None:
     """Replay deal records (or game records: JSON lists of deal records), checking every action."""
-    out = Output(lang)
-    for name in files:
-        with _Guard(out, name):
-            _replay_file(out, name, as_json)
-    out.finish()
+    _each_file(files, lang, as_json, _replay_file)
 
 
 def _summary(obj: Any, index: int | None) -> Score:
@@ -260,11 +267,7 @@ def _score_file(out: Output, name: str, as_json: bool) -> None:
 @app.command()
 def score(files: FilesArg, as_json: JsonOpt = False, lang: LangOpt = None) -> None:
     """Score deal summaries: each file holds one summary object or a list of them (a score sheet)."""
-    out = Output(lang)
-    for name in files:
-        with _Guard(out, name):
-            _score_file(out, name, as_json)
-    out.finish()
+    _each_file(files, lang, as_json, _score_file)
 
 
 @app.callback()
