@@ -40,15 +40,14 @@ def random_deal(players: int, dealer: int, rng: random.Random, stop_after: int =
     play = deal.play
     legal = deal.legal_mask
     getrandbits = rng.getrandbits
-    playing = Phase.PLAY
-    while deal.phase is playing and stop_after:
+    cards_left = sum(h.bit_count() for h in deal.hands)  # one play per card still in a hand
+    for _ in range(min(cards_left, stop_after)):
         mask = legal()
         k = (getrandbits(32) * mask.bit_count()) >> 32  # uniform in [0, count)
         while k:
             mask &= mask - 1
             k -= 1
         play(CARDS[(mask & -mask).bit_length() - 1])
-        stop_after -= 1
     return deal
 
 

@@ -253,10 +253,9 @@ class Deal:
         """A random deal (R5): from ``rng``, else seeded by ``seed``, else from ``secrets``."""
         var = variant(players)
         rand = (rng or _rng_for(seed)).random
-        # A uniform permutation; sorting by random keys is several times faster than shuffle().
-        deck = sorted(range(78), key=lambda _: rand())
+        # A uniform permutation of the cards' bits: sorting by random keys beats shuffle().
+        bits = sorted(_BITS, key=lambda _: rand())
         h = var.hand_size
-        bits = [_BITS[c] for c in deck]
         deal = cls.__new__(cls)  # a fresh permutation needs no checking
         deal._setup(var, dealer, [sum(bits[i * h:(i + 1) * h]) for i in range(players)],
                     sum(bits[players * h:]))
@@ -726,9 +725,7 @@ class Deal:
         self.tricks_won[ws] += 1
         tricks.append(_new_trick(Trick, (leader, tuple(trick), winner, n)))
         self.trick = []
-        self.trick_mask = 0
-        self.lead_mask = 0
-        self.high = 0
+        self.trick_mask = self.lead_mask = self.high = 0
         self.leader = winner
         if last:
             self.phase = _DONE
