@@ -66,6 +66,7 @@ def test_chelem_primes() -> None:
     assert chelem(False, A) == 200
     assert chelem(True, None) == -200
     assert chelem(False, D) == -200
+    assert chelem(True, D) == -400  # announced and failed, and the defence took every trick
     assert chelem(False, None) == 0
 
 
