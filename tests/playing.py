@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tarot.engine import Action, Deal, Ecart, Phase, Poignee
+from tarot.engine import EXCUSE, Action, Deal, Ecart, Phase, Poignee
 
 
 def random_ecart(deal: Deal, rng: random.Random) -> Ecart:
@@ -24,14 +24,14 @@ def random_poignee(deal: Deal, rng: random.Random) -> Poignee | None:
     if opts is None or rng.random() < 0.5:
         return None
     _, count = rng.choice(opts.sizes)
-    allowed = opts.allowed
-    trumps = [c for c in allowed if not c.is_excuse]
-    if count > len(trumps):  # the Excuse must stand in: then every trump of the hand goes in
-        return Poignee(opts.seat, allowed[:count] if len(allowed) == count else
-                       [c for c in allowed if (1 << c) & opts.must_with_excuse or c.is_excuse]
-                       + rng.sample([c for c in trumps if not (1 << c) & opts.must_with_excuse],
-                                    count - 1 - opts.must_with_excuse.bit_count()))
-    return Poignee(opts.seat, rng.sample(trumps, count))
+    trumps = [c for c in opts.allowed if not c.is_excuse]
+    if count <= len(trumps):
+        return Poignee(opts.seat, rng.sample(trumps, count))
+    # The Excuse must stand in: then every trump of the hand goes in (R14), and a taker's
+    # shown écart trumps may complete it.
+    hand_trumps = [c for c in trumps if (1 << c) & opts.must_with_excuse]
+    shown = [c for c in trumps if not (1 << c) & opts.must_with_excuse]
+    return Poignee(opts.seat, [*hand_trumps, EXCUSE, *rng.sample(shown, count - 1 - len(hand_trumps))])
 
 
 def random_action(deal: Deal, rng: random.Random) -> Action:

@@ -2,7 +2,18 @@ from __future__ import annotations
 
 import pytest
 
-from tarot.engine import CARDS, EXCUSE, PETIT, T21, Card, cards_of, format_cards, mask_of, parse_cards
+from tarot.engine import (
+    CARDS,
+    EXCUSE,
+    PETIT,
+    T21,
+    Card,
+    cards_of,
+    format_cards,
+    mask_of,
+    parse_cards,
+    sort_for_display,
+)
 from tarot.engine.cards import FULL_DECK, HALF_POINTS, KINGS, OUDLERS, TRUMPS, half_points
 
 
@@ -43,6 +54,11 @@ def test_masks() -> None:
     assert format_cards(mask_of(hand)) == "3S KH T21 EX"
     with pytest.raises(ValueError, match="twice"):
         mask_of(["KH", "KH"])
+
+
+def test_display_order_is_trumps_high_first_then_excuse_then_suits_kings_first() -> None:
+    hand = parse_cards("3S KH T1 EX KS T21 QH 1C")
+    assert format_cards(sort_for_display(hand)) == "T21 T1 EX KS 3S KH QH 1C"
 
 
 def test_card_properties() -> None:

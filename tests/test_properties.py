@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -116,6 +117,14 @@ def test_same_seed_same_deal(players: int, seed: int) -> None:
     assert a.dealt == b.dealt and a.chien == b.chien
     c = Deal.new(players, 0, seed=seed + 1)
     assert (a.dealt, a.chien) != (c.dealt, c.chien)
+
+
+@pytest.mark.parametrize("dealer", [-1, 4, 9, "0", True])
+def test_new_refuses_a_dealer_who_is_not_a_seat(dealer: object) -> None:
+    with pytest.raises(ValueError, match="R4: dealer"):
+        Deal.new(4, dealer, seed=1)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="R4: dealer"):
+        Deal(4, dealer, Deal.new(4, seed=1).dealt, Deal.new(4, seed=1).chien)  # type: ignore[arg-type]
 
 
 def test_secure_deals_differ_and_are_complete() -> None:

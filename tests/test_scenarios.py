@@ -206,7 +206,8 @@ def test_follow_suit_without_obligation_to_go_higher() -> None:
 def test_trump_when_void_any_trump_if_none_in_trick() -> None:
     deal = play_position("0 play 5H; 1 play 2H")
     assert legal(deal) == cs("T4 T8 T16")
-    refused(deal, Play(2, "2S"), "R15")
+    err = refused(deal, Play(2, "2S"), "R15")
+    assert str(err) == "R15: must play a trump"  # no trump in the trick yet: any trump will do
     refused(deal, Play(2, "1C"), "R15")
 
 
@@ -215,6 +216,7 @@ def test_overtrump_when_possible() -> None:
     assert legal(deal) == cs("T12 T13")
     err = refused(deal, Play(3, "T6"), "R15")
     assert "T8" in str(err)
+    assert str(err) == "R15: must play a trump higher than T8"
     refused(deal, Play(3, "8S"), "R15")
     deal.apply(Play(3, "T12"))
     assert deal.tricks[-1].winner == 3  # R16: the highest trump wins
@@ -224,7 +226,8 @@ def test_overtrump_when_possible() -> None:
 def test_undertrump_when_no_higher_trump() -> None:
     deal = play_position("0 play 5H; 1 play 2H; 2 play T16")
     assert legal(deal) == cs("T6 T7 T12 T13")  # pisser: any trump
-    refused(deal, Play(3, "KS"), "R15")
+    err = refused(deal, Play(3, "KS"), "R15")
+    assert str(err) == "R15: must play a trump"  # none higher than T16: any trump (pisser)
     deal.apply(Play(3, "T6"))
     assert deal.tricks[-1].winner == 2
 

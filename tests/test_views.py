@@ -86,7 +86,7 @@ def test_partner_is_known_only_once_the_called_card_falls() -> None:
         assert deal.view(deal.partner).partner == deal.partner  # the partner knows (R8)
         while not deal.is_over:
             fell = any(deal.called in t.cards for t in deal.tricks) or deal.called in deal.trick
-            for s in [*outsiders, deal.taker]:
+            for s in [*outsiders, deal.taker, -1]:  # -1: a spectator learns it with everyone
                 assert deal.view(s).partner == (deal.partner if fell else None)
             deal.apply(random_action(deal, rng))
         checked += 1

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from .cards import Card, format_cards, mask_of, parse_cards
 from .rules import Contract
@@ -112,3 +112,18 @@ class Play:
 
 
 Action = Bid | Call | Ecart | Chelem | Poignee | Play
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """One action as its record object, e.g. ``{"seat": 0, "play": "KH"}``."""
+    if isinstance(action, Play):
+        return {"seat": action.seat, "play": str(action.card)}
+    if isinstance(action, Bid):
+        return {"seat": action.seat, "bid": action.contract.name_text if action.contract else "pass"}
+    if isinstance(action, Call):
+        return {"seat": action.seat, "call": str(action.card)}
+    if isinstance(action, Ecart):
+        return {"seat": action.seat, "ecart": [str(c) for c in action.cards]}
+    if isinstance(action, Poignee):
+        return {"seat": action.seat, "poignee": [str(c) for c in action.cards]}
+    return {"seat": action.seat, "chelem": action.announce}

@@ -120,8 +120,6 @@ KINGS: Final = sum(1 << (14 * s + 13) for s in range(4))
 QUEENS: Final = sum(1 << (14 * s + 12) for s in range(4))
 KNIGHTS: Final = sum(1 << (14 * s + 11) for s in range(4))
 JACKS: Final = sum(1 << (14 * s + 10) for s in range(4))
-# RANK_MASKS[r]: the four suit cards of rank r (1…14).
-RANK_MASKS: Final = (0,) + tuple(sum(1 << (14 * s + r - 1) for s in range(4)) for r in range(1, 15))
 
 # Per card: the mask of what "following" it means (its suit, or all trumps); 0 for the Excuse.
 FOLLOW_MASK: Final = tuple(SUIT_MASKS[i // 14] if i < 56 else (TRUMPS if i < 77 else 0) for i in range(78))
@@ -152,7 +150,7 @@ def mask_of(cards: Iterable[Card | str]) -> int:
     """The bitmask of some cards (strings are parsed); duplicates are refused."""
     mask = 0
     for item in cards:
-        card = Card.parse(item) if isinstance(item, str) and not isinstance(item, Card) else item
+        card = Card.parse(item) if isinstance(item, str) else item
         if not isinstance(card, Card):
             raise ValueError(f"R1: not a card: {item!r}")
         bit = 1 << card

@@ -108,6 +108,13 @@ def _coerce_card(card: Any) -> Card:
     raise IllegalAction("R1", f"not a card: {card!r}")
 
 
+def _variant_and_dealer(players: int, dealer: int) -> Variant:
+    var = variant(players)
+    if type(dealer) is not int or not 0 <= dealer < players:
+        raise ValueError(f"R4: dealer must be a seat 0…{players - 1}, not {dealer!r}")
+    return var
+
+
 def _rng_for(seed: int | str | bytes | None) -> random.Random:
     return secrets.SystemRandom() if seed is None else random.Random(seed)
 
@@ -185,9 +192,7 @@ class Deal:
 
     def __init__(self, players: int, dealer: int, hands: Sequence[int | Iterable[Card | str]],
                  chien: int | Iterable[Card | str]) -> None:
-        var = variant(players)
-        if not isinstance(dealer, int) or not 0 <= dealer < players:
-            raise ValueError(f"R4: dealer must be a seat 0…{players - 1}, not {dealer!r}")
+        var = _variant_and_dealer(players, dealer)
         if len(hands) != players:
             raise ValueError(f"R5: {players} players need {players} hands, not {len(hands)}")
         masks = [h if isinstance(h, int) else mask_of(h) for h in hands]
@@ -251,7 +256,7 @@ class Deal:
     def new(cls, players: int = 4, dealer: int = 0, seed: int | str | bytes | None = None,
             rng: random.Random | None = None) -> Deal:
         """A random deal (R5): from ``rng``, else seeded by ``seed``, else from ``secrets``."""
-        var = variant(players)
+        var = _variant_and_dealer(players, dealer)
         rand = (rng or _rng_for(seed)).random
         # A uniform permutation of the cards' bits: sorting by random keys beats shuffle().
         bits = sorted(_BITS, key=lambda _: rand())
@@ -420,11 +425,10 @@ class Deal:
         allowed = plain | (hand & TRUMPS & ~OUDLERS if need else 0)
         return EcartOptions(self.taker, size, allowed, need)
 
-    def poignee_options(self, seat: int | None = None) -> PoigneeOptions | None:
-        """R14: the poignée the seat to play (or ``seat``) may show now, if any."""
-        seat = self.turn if seat is None else seat
-        if (self.phase is not _PLAY or seat != self.turn or seat is None or self.tricks
-                or seat in self.poignees):
+    def poignee_options(self) -> PoigneeOptions | None:
+        """R14: the poignée the seat to play may show now (before its first card), if any."""
+        seat = self.turn
+        if self.phase is not _PLAY or seat is None or self.tricks or seat in self.poignees:
             return None
         hand = self.hands[seat]
         avail = hand & (TRUMPS | EXCUSE_BIT)
@@ -547,10 +551,8 @@ class Deal:
         if self.tricks:
             raise IllegalAction("R14", "a poignée is shown before the player's first card, not later")
         mask = action.mask
-        hand = self.hands[seat]
-        avail = hand & (TRUMPS | EXCUSE_BIT)
-        if seat == self.taker:
-            avail |= self.ecart_trumps
+        opts = self.poignee_options()
+        avail = opts.allowed_mask if opts else self.hands[seat] & (TRUMPS | EXCUSE_BIT)
         if mask & ~avail:
             raise IllegalAction("R14", f"{cards_of(mask & ~avail)[0]} cannot be shown: a poignée is "
                                        "trumps (or the Excuse) from the player's hand")
@@ -558,7 +560,7 @@ class Deal:
             counts = ", ".join(str(t) for t in self.var.poignee_thresholds)
             raise IllegalAction("R14", f"a poignée has exactly {counts} trumps at {self.n} players, "
                                        f"not {len(action.cards)}")
-        missing = hand & TRUMPS & ~mask
+        missing = opts.must_with_excuse & ~mask if opts else 0
         if mask & EXCUSE_BIT and missing:
             raise IllegalAction("R14", f"a poignée with the Excuse must show every trump of the hand "
                                        f"({cards_of(missing)[0]} is missing)")
@@ -585,8 +587,7 @@ class Deal:
                                       "except the called card itself")
         if lead != TRUMPS and hand & lead:
             raise IllegalAction("R15", f"must follow suit ({_SUIT_NAMES[Suit(lead.bit_length() // 14 - 1)]})")
-        trumps = hand & TRUMPS
-        if trumps & ABOVE[self.high]:
+        if self.high and hand & ABOVE[self.high]:
             raise IllegalAction("R15", f"must play a trump higher than {CARDS[self.high]}")
         raise IllegalAction("R15", "must play a trump")
 
@@ -741,7 +742,7 @@ class Deal:
         contract = self.contract
         if contract is not None and contract.chien_shown:
             attack |= self.ecart
-        elif contract is Contract.GARDE_SANS:
+        elif contract is not None and contract.chien_to_attack:  # garde sans (R12)
             attack |= self.chien
         return attack
 
@@ -788,7 +789,8 @@ class Deal:
         return called in self.trick or any(called in t.cards for t in self.tricks)
 
     def partner_known_to(self, seat: int) -> int | None:
-        """The partner as ``seat`` knows it (R8): the taker's seat when known to play alone."""
+        """The partner as ``seat`` (-1: a spectator) knows it (R8): the taker's seat when known
+        to play alone."""
         if not self.var.calls_card or self.called is None:
             return None
         known = (self.partner_public() or seat == self.partner
@@ -815,7 +817,7 @@ class Deal:
             hand_sizes=tuple(h.bit_count() for h in self.hands),
             bids=tuple(zip(order, self.bids, strict=True)),
             taker=self.taker, contract=self.contract, called=self.called,
-            partner=None if spectator else self.partner_known_to(seat),
+            partner=self.partner_known_to(seat),
             chien=tuple(cards_of(self.chien)) if chien_shown else None,
             ecart=tuple(cards_of(self.ecart)) if seat == self.taker and self.ecart else None,
             ecart_trumps=tuple(cards_of(self.ecart_trumps)),

@@ -115,7 +115,7 @@ class Game:
         return self.deal
 
     def legal_actions(self) -> list[Action]:
-        return self._current().legal_actions() if self.deal else []
+        return self.deal.legal_actions() if self.deal else []
 
     def apply(self, action: Action) -> None:
         """Apply an action to the current deal; a finished deal goes on the sheet and the next starts."""

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee
+from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee, action_to_dict
 from .cards import Card, cards_of
 from .deal import Deal, Phase
 from .errors import IllegalAction, RecordError
@@ -21,21 +21,6 @@ from .rules import Contract
 FORMAT: Final = "tarot-deal/1"
 _HEADER: Final = ("format", "players", "dealer", "hands", "chien", "actions")
 _KINDS: Final = ("bid", "call", "ecart", "chelem", "poignee", "play")
-
-
-def action_to_dict(action: Action) -> dict[str, Any]:
-    """One action as its record object, e.g. ``{"seat": 0, "play": "KH"}``."""
-    if isinstance(action, Play):
-        return {"seat": action.seat, "play": str(action.card)}
-    if isinstance(action, Bid):
-        return {"seat": action.seat, "bid": action.contract.name_text if action.contract else "pass"}
-    if isinstance(action, Call):
-        return {"seat": action.seat, "call": str(action.card)}
-    if isinstance(action, Ecart):
-        return {"seat": action.seat, "ecart": [str(c) for c in action.cards]}
-    if isinstance(action, Poignee):
-        return {"seat": action.seat, "poignee": [str(c) for c in action.cards]}
-    return {"seat": action.seat, "chelem": action.announce}
 
 
 def _card(value: Any, where: str) -> Card:

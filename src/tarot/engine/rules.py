@@ -92,9 +92,6 @@ class Variant:
                 return size
         return None
 
-    def threshold(self, size: PoigneeSize) -> int:
-        return self.poignee_thresholds[list(PoigneeSize).index(size)]
-
 
 VARIANTS: Final = {
     3: Variant(3, 24, 6, (13, 15, 18), False, 2, True),

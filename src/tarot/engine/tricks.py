@@ -13,9 +13,6 @@ class Trick(NamedTuple):
     winner: int
     players: int
 
-    def seat_of(self, position: int) -> int:
-        return (self.leader + position) % self.players
-
     @property
     def plays(self) -> tuple[tuple[int, Card], ...]:
         """(seat, card) pairs in play order."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action
+from .actions import Action, action_to_dict
 from .cards import Card
 from .options import EcartOptions, PoigneeOptions
 from .rules import Contract
@@ -42,8 +42,6 @@ class View:
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready form (cards as codes), for clients and tests."""
-        from .records import action_to_dict  # records imports the deal; keep the cycle lazy
-
         def codes(cards: tuple[Card, ...] | None) -> list[str] | None:
             return None if cards is None else [str(c) for c in cards]
 
