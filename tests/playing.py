@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import random
 
-from tarot.engine import EXCUSE, Action, Deal, Ecart, Phase, Poignee
+from tarot.bots.random_bot import poignee_cards, random_ecart_cards
+from tarot.engine import Action, Deal, Ecart, Phase, Poignee
+from tarot.engine.cards import cards_of
 
 
 def random_ecart(deal: Deal, rng: random.Random) -> Ecart:
     opts = deal.ecart_options()
     assert opts is not None
-    allowed = opts.allowed
-    if opts.trumps_needed:
-        plain = [c for c in allowed if not c.is_trump]
-        trumps = [c for c in allowed if c.is_trump]
-        return Ecart(opts.seat, plain + rng.sample(trumps, opts.trumps_needed))
-    return Ecart(opts.seat, rng.sample(allowed, opts.size))
+    return Ecart(opts.seat, random_ecart_cards(opts, rng))
 
 
 def random_poignee(deal: Deal, rng: random.Random) -> Poignee | None:
@@ -24,14 +21,10 @@ def random_poignee(deal: Deal, rng: random.Random) -> Poignee | None:
     if opts is None or rng.random() < 0.5:
         return None
     _, count = rng.choice(opts.sizes)
-    trumps = [c for c in opts.allowed if not c.is_excuse]
-    if count <= len(trumps):
-        return Poignee(opts.seat, rng.sample(trumps, count))
-    # The Excuse must stand in: then every trump of the hand goes in (R14), and a taker's
-    # shown écart trumps may complete it.
-    hand_trumps = [c for c in trumps if (1 << c) & opts.must_with_excuse]
-    shown = [c for c in trumps if not (1 << c) & opts.must_with_excuse]
-    return Poignee(opts.seat, [*hand_trumps, EXCUSE, *rng.sample(shown, count - 1 - len(hand_trumps))])
+    order = cards_of(opts.allowed_mask)
+    rng.shuffle(order)
+    cards = poignee_cards(opts, count, order)
+    return None if cards is None else Poignee(opts.seat, cards)
 
 
 def random_action(deal: Deal, rng: random.Random) -> Action:

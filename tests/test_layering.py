@@ -20,24 +20,38 @@ def imports(path: Path) -> list[tuple[int, str]]:
     return found
 
 
-def test_engine_imports_only_the_standard_library_and_itself() -> None:
-    files = sorted((SRC / "engine").rglob("*.py"))
-    assert len(files) >= 8
+def check_package(package: str, minimum: int, allowed: tuple[str, ...]) -> None:
+    """Every file of ``src/tarot/<package>`` imports only itself (one level of relative import),
+    the standard library and the ``allowed`` packages."""
+    files = sorted((SRC / package).rglob("*.py"))
+    assert len(files) >= minimum
     for path in files:
+        where = f"{package}/{path.name}"
         for level, module in imports(path):
             if level:
-                assert level == 1, f"{path.name} reaches outside the engine: {'.' * level}{module}"
+                assert level == 1, f"{where} reaches outside: {'.' * level}{module}"
+            elif module.startswith("tarot"):
+                assert allowed and module.startswith(allowed), f"{where} imports {module}"
             else:
-                top = module.split(".")[0]
-                assert top in sys.stdlib_module_names, f"{path.name} imports {module}"
+                assert module.split(".")[0] in sys.stdlib_module_names, f"{where} imports {module}"
+
+
+def test_engine_imports_only_the_standard_library_and_itself() -> None:
+    check_package("engine", 8, ())
 
 
 def test_nothing_imports_the_server() -> None:
+    # One launcher is the exception: ``tarot serve`` in cli.py imports the server inside the
+    # command, so that nothing else ever loads it.
+    launcher = SRC / "cli.py"
     for path in sorted(SRC.rglob("*.py")):
         if "server" in path.relative_to(SRC).parts:
             continue
-        for _, module in imports(path):
+        for level, module in imports(path):
             assert not module.startswith("tarot.server"), f"{path} imports {module}"
+            in_package = (path.parent == SRC and level == 1) or (path.parent != SRC and level == 2)
+            if in_package and module.split(".")[0] == "server":
+                assert path == launcher, f"{path} imports .{module}"
 
 
 def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
@@ -46,3 +60,14 @@ def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
     found = imports(bad)
     assert (0, "rich") in found and (2, "cli") in found
     assert "rich" not in sys.stdlib_module_names
+
+
+def test_bots_sit_on_the_engine_only() -> None:
+    """Bots use the engine's public API and the standard library: no CLI, arena or server."""
+    check_package("bots", 8, ("tarot.engine",))
+
+
+def test_the_launcher_loads_the_server_only_inside_its_command() -> None:
+    tree = ast.parse((SRC / "cli.py").read_text(encoding="utf-8"))
+    top = [node.module for node in tree.body if isinstance(node, ast.ImportFrom)]
+    assert not [m for m in top if m and m.split(".")[0] == "server"], top

@@ -20,9 +20,11 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from .arena_report import arena_command
 from .engine import DealRecord, DealResult, RecordError, Score, replay_result, score_summary
 from .i18n import Lang, default_lang
 from .tables import deal_table, sheet_table
+from .terminal import play
 
 app = typer.Typer(
     name="tarot",
@@ -268,6 +270,46 @@ def _score_file(out: Output, name: str, as_json: bool) -> None:
 def score(files: FilesArg, as_json: JsonOpt = False, lang: LangOpt = None) -> None:
     """Score deal summaries: each file holds one summary object or a list of them (a score sheet)."""
     _each_file(files, lang, as_json, _score_file)
+
+
+app.command(name="arena")(arena_command)
+
+
+app.command()(play)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    db: Annotated[str | None, typer.Option(
+        help="Database URL (sqlite:///file or postgresql://user@host/db); default: ./tarot.sqlite3")] = None,
+    grace: Annotated[float, typer.Option(help="Seconds away before a bot plays for a player.")] = 30.0,
+) -> None:
+    """Play online in the browser: start the site (creates and migrates the database)."""
+    try:  # the server's dependencies load only for this command
+        import uvicorn
+
+        from .server.app import create_app
+        from .server.store import default_url, migrate
+        from .server.table import Settings
+    except ImportError as exc:
+        typer.echo(f"error: tarot serve needs the server extra (pip install -e '.[server]'): {exc}", err=True)
+        raise typer.Exit(1) from None
+
+    url = db or default_url()
+    try:
+        migrate(url)  # here, so that a bad URL or an unreachable database is one clear line
+        site = create_app(url, Settings(grace=grace), run_migrations=False)
+    except Exception as exc:  # a bad URL or an unreachable database: one line, no traceback
+        if os.environ.get("TAROT_DEBUG"):
+            raise
+        typer.echo(f"error: cannot open the database {url.split('@')[-1]}: {exc}".splitlines()[0], err=True)
+        raise typer.Exit(1) from None
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    typer.echo(f"Database: {url.split('@')[-1]}")
+    typer.echo(f"Open http://{shown}:{port}/ in your browser")
+    uvicorn.run(site, host=host, port=port, log_level="warning")
 
 
 @app.callback()

@@ -1,0 +1,438 @@
+"""Server benchmark: N concurrent tables of scripted websocket clients against one `tarot serve`.
+
+    python bench/server.py --tables 200            # 200 4-player tables, one deal each, SQLite
+    python bench/server.py --quick                 # smoke run: 5 tables
+    python bench/server.py --db postgresql://postgres@127.0.0.1:5432/test
+
+Starts `tarot serve` (uvicorn) as a subprocess on a free port with a fresh SQLite file in a
+temporary directory (with ``--db postgresql://…``: a fresh database created on that server and
+dropped at the end). Then, from this one asyncio process, every seat of every table is a
+scripted client over a real websocket (docs/protocol.md): ``hello``, the host ``create_table``
+and ``join``, the others ``join``; once every client is in, all of them ``sit`` at once and the
+games start. Whenever its state says it is its turn, a client answers at once (``--think``: after
+a pause) with a legal action taken from its view: seat 0 bids ``prise``, the others pass (so a
+deal is played); the écart from ``ecart_options``; no chelem; the first legal card (or call).
+
+Latency: for every ``act`` a client sends, the time from just before the send until that same
+client receives the ``event`` (``kind: action``, its seat, the next table version) that
+broadcasts it; ``fanout`` is the time until the last seat of the table has received it. Both are
+measured on this process's clock and include its own scheduling delays. Prints ``key=value``
+lines: tables, players, deals, db, actions, seconds (first action sent to the last broadcast
+received), actions_per_s, latency_ms_median, latency_ms_p99, latency_ms_max, fanout_ms_median,
+fanout_ms_p99, server_cpu_s, client_cpu_s, errors. Exit status 1 when errors > 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import math
+import os
+import random
+import resource
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+try:
+    from websockets.asyncio.client import ClientConnection, connect
+except ImportError:  # pragma: no cover
+    sys.exit("bench/server.py needs the websockets package: pip install -e '.[server]'")
+
+
+# --- the server subprocess -----------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def fresh_postgres(url: str) -> tuple[str, str]:
+    """Create an empty database next to ``url``'s; returns (its URL, its name)."""
+    import psycopg
+
+    name = f"tarot_bench_{secrets.token_hex(4)}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base, _, _db = url.rpartition("/")
+    return f"{base}/{name}", name
+
+
+def drop_postgres(url: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+class Server:
+    """`tarot serve` on a free port, its output in a file; always stopped by ``stop``."""
+
+    def __init__(self, db_url: str, workdir: Path) -> None:
+        self.port = free_port()
+        self.log_path = workdir / "server.log"
+        self.log = self.log_path.open("wb")
+        cmd = [sys.executable, "-m", "tarot.cli", "serve", "--host", "127.0.0.1",
+               "--port", str(self.port), "--db", db_url]
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=workdir,
+                                     start_new_session=True)
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with status {self.proc.returncode}:\n{self.output()}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/tables", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer within {timeout:.0f} s:\n{self.output()}")
+
+    def cpu_seconds(self) -> float | None:
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def output(self) -> str:
+        if not self.log.closed:
+            self.log.flush()
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.log.close()
+
+
+# --- the scripted clients ------------------------------------------------------------------
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)  # seconds, one per action sent
+    fanout: list[float] = field(default_factory=list)  # seconds until the table's last seat got it
+    errors: list[str] = field(default_factory=list)
+    actions: int = 0
+    first_send: float | None = None
+    last_broadcast: float = 0.0
+
+
+@dataclass
+class TableRun:
+    number: int
+    players: int
+    tid: str = ""
+    pending: dict[int, list[float]] = field(default_factory=dict)  # version -> [sent at, seats left]
+    finished: int = 0
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """A legal action from this seat's view, at once."""
+    phase = view["phase"]
+    opts = view.get("ecart_options")
+    if phase == "ecart" and opts:
+        plain = [c for c in opts["allowed"] if not c.startswith("T")]
+        trumps = [c for c in opts["allowed"] if c.startswith("T")]
+        cards = plain[: opts["size"]]
+        cards += trumps[: opts["size"] - len(cards)]
+        return {"ecart": cards}
+    legal = [{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]]
+    if not legal:
+        raise RuntimeError(f"no legal action in phase {phase}")
+    if phase == "bidding":
+        want = "prise" if view["seat"] == 0 else "pass"
+        for a in legal:
+            if a.get("bid") == want:
+                return a
+        for a in legal:
+            if a.get("bid") == "pass":
+                return a
+    if phase == "announce":
+        for a in legal:
+            if a.get("chelem") is False:
+                return a
+    return legal[0]
+
+
+class Client:
+    def __init__(self, run: TableRun, seat: int, stats: Stats, think: float) -> None:
+        self.run = run
+        self.seat = seat
+        self.stats = stats
+        self.think = think
+        self.ws: ClientConnection | None = None
+        self.version = 0
+        self.state: dict[str, Any] | None = None
+        self.acted_version = -1
+        self.sent_at: float | None = None
+        self.expect_version = -1
+        self.done = False
+
+    def fail(self, what: str) -> None:
+        self.stats.errors.append(f"table {self.run.number} seat {self.seat}: {what}")
+
+    async def recv(self, kind: str, timeout: float) -> dict[str, Any]:
+        assert self.ws is not None
+        async with asyncio.timeout(timeout):
+            while True:
+                msg: dict[str, Any] = json.loads(await self.ws.recv())
+                if msg["type"] == "error":
+                    raise RuntimeError(f"error while waiting for {kind}: {msg}")
+                if msg["type"] in ("event", "snapshot"):
+                    self.state = msg["state"]
+                    self.version = msg["state"]["version"]
+                if msg["type"] == kind:
+                    return msg
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        assert self.ws is not None
+        await self.ws.send(json.dumps(msg, separators=(",", ":")))
+
+    async def setup(self, url: str, deflate: bool, options: dict[str, Any], host_ready: asyncio.Event,
+                    timeout: float) -> None:
+        self.ws = await connect(url, compression="deflate" if deflate else None, max_size=2**24,
+                                ping_interval=None, open_timeout=timeout, close_timeout=2)
+        await self.send({"type": "hello", "name": f"B{self.run.number}-{self.seat}"})
+        await self.recv("welcome", timeout)
+        if self.seat == 0:
+            await self.send({"type": "create_table", "options": options})
+            self.run.tid = (await self.recv("created", timeout))["table"]
+            host_ready.set()
+        else:
+            await host_ready.wait()
+        await self.send({"type": "join", "table": self.run.tid})
+        await self.recv("snapshot", timeout)
+
+    def my_turn(self) -> bool:
+        s = self.state
+        if s is None or s["view"] is None or s["table"]["status"] != "playing":
+            return False
+        v = s["view"]
+        return bool(v["turn"] == s["you"] == v["seat"])
+
+    async def play(self) -> None:
+        """Sit, then answer every turn until the game ends."""
+        assert self.ws is not None
+        await self.send({"type": "sit", "seat": self.seat})
+        async for raw in self.ws:
+            now = time.perf_counter()
+            msg: dict[str, Any] = json.loads(raw)
+            kind = msg["type"]
+            if kind == "error":
+                self.fail(f"error {msg.get('code')}: {msg.get('reason')}")
+                self.sent_at = None
+                continue
+            if kind not in ("event", "snapshot"):
+                continue
+            self.state = msg["state"]
+            self.version = version = msg["state"]["version"]
+            event = msg.get("event") or {}
+            if event.get("kind") == "action":
+                self.stats.last_broadcast = now
+                pend = self.run.pending.get(version)
+                if pend is not None:
+                    pend[1] -= 1
+                    if pend[1] <= 0:
+                        self.stats.fanout.append(now - pend[0])
+                        del self.run.pending[version]
+                if self.sent_at is not None and version == self.expect_version:
+                    if event.get("seat") != self.seat:
+                        self.fail(f"version {version} broadcast seat {event.get('seat')}'s action")
+                    self.stats.latencies.append(now - self.sent_at)
+                    self.sent_at = None
+            elif event.get("kind") == "game_end":
+                self.done = True
+                self.run.finished += 1
+                return
+            if self.my_turn() and self.acted_version != version:
+                self.acted_version = version
+                if self.sent_at is not None:
+                    self.fail(f"my turn at version {version} but my action of version "
+                              f"{self.expect_version - 1} was never broadcast")
+                assert self.state is not None
+                action = choose(self.state["view"])
+                if self.think:
+                    await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
+                self.expect_version = version + 1
+                self.sent_at = t = time.perf_counter()
+                if self.stats.first_send is None:
+                    self.stats.first_send = t
+                self.run.pending[version + 1] = [t, self.run.players]
+                self.stats.actions += 1
+                await self.send({"type": "act", "action": action})
+        if not self.done:
+            self.fail("the server closed the connection before the game ended")
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+
+
+async def drive(args: argparse.Namespace, port: int, stats: Stats) -> list[TableRun]:
+    url = f"ws://127.0.0.1:{port}/ws"
+    options = {"players": args.players, "deals": args.deals, "move_time": None, "private": False,
+               "spectators": True}
+    runs = [TableRun(i, args.players) for i in range(args.tables)]
+    clients = [Client(r, seat, stats, args.think) for r in runs for seat in range(args.players)]
+    ready = {r.number: asyncio.Event() for r in runs}
+    gate = asyncio.Semaphore(args.connect_concurrency)
+
+    async def setup(c: Client) -> None:
+        async with gate:
+            await c.setup(url, args.deflate, options, ready[c.run.number], args.timeout)
+
+    try:
+        t0 = time.perf_counter()
+        results = await asyncio.gather(*(setup(c) for c in clients), return_exceptions=True)
+        failed = [(c, r) for c, r in zip(clients, results, strict=True) if isinstance(r, BaseException)]
+        for c, r in failed[:5]:
+            c.fail(f"setup: {type(r).__name__}: {r}")
+        if failed:
+            stats.errors.append(f"{len(failed)} clients failed to set up")
+            return runs
+        print(f"setup_s={time.perf_counter() - t0:.2f}", flush=True)
+        tasks = [asyncio.create_task(c.play()) for c in clients]
+        done, pending = await asyncio.wait(tasks, timeout=args.timeout)
+        for t in pending:
+            t.cancel()
+        for t in done:
+            exc = t.exception()
+            if exc is not None:
+                stats.errors.append(f"client: {type(exc).__name__}: {exc}")
+        if pending:
+            stuck = sorted({c.run.number for c, t in zip(clients, tasks, strict=True) if t in pending})
+            stats.errors.append(f"timeout after {args.timeout:.0f} s: {len(stuck)} tables unfinished "
+                                f"(e.g. {stuck[:5]})")
+    finally:
+        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    return runs
+
+
+# --- figures -------------------------------------------------------------------------------
+
+def quantile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return math.nan
+    return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
+
+
+def report(args: argparse.Namespace, db: str, stats: Stats, server_cpu: float | None,
+           client_cpu: float) -> None:
+    lat = sorted(stats.latencies)
+    fan = sorted(stats.fanout)
+    seconds = stats.last_broadcast - stats.first_send if stats.first_send is not None else 0.0
+    figures: list[tuple[str, Any]] = [
+        ("tables", args.tables), ("players", args.players), ("deals", args.deals), ("db", db),
+        ("think_s", args.think), ("actions", stats.actions), ("seconds", f"{seconds:.2f}"),
+        ("actions_per_s", f"{stats.actions / seconds:.0f}" if seconds > 0 else "nan"),
+        ("latency_ms_median", f"{quantile(lat, 0.5) * 1000:.1f}"),
+        ("latency_ms_p99", f"{quantile(lat, 0.99) * 1000:.1f}"),
+        ("latency_ms_max", f"{(lat[-1] if lat else math.nan) * 1000:.1f}"),
+        ("fanout_ms_median", f"{quantile(fan, 0.5) * 1000:.1f}"),
+        ("fanout_ms_p99", f"{quantile(fan, 0.99) * 1000:.1f}"),
+        ("server_cpu_s", "nan" if server_cpu is None else f"{server_cpu:.1f}"),
+        ("client_cpu_s", f"{client_cpu:.1f}"),
+        ("errors", len(stats.errors)),
+    ]
+    for key, value in figures:
+        print(f"{key}={value}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=200)
+    parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
+    parser.add_argument("--deals", type=int, default=1, help="counted deals per table (1-40)")
+    parser.add_argument("--quick", action="store_true", help="smoke run: 5 tables")
+    parser.add_argument("--db", help="postgresql://… (a fresh database is created there and dropped); "
+                        "default: a fresh SQLite file in a temporary directory")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="mean pause before each answer, seconds (0: answer at once)")
+    parser.add_argument("--no-deflate", dest="deflate", action="store_false",
+                        help="no permessage-deflate (browsers do negotiate it)")
+    parser.add_argument("--timeout", type=float, default=900.0, help="seconds for the whole run")
+    parser.add_argument("--connect-concurrency", type=int, default=50)
+    parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server.log)")
+    args = parser.parse_args()
+    if args.quick:
+        args.tables = 5
+
+    workdir = Path(tempfile.mkdtemp(prefix="tarot-bench-"))
+    pg: tuple[str, str] | None = None
+    server: Server | None = None
+    stats = Stats()
+    server_cpu: float | None = None
+    db = "?"
+    client_cpu0 = resource.getrusage(resource.RUSAGE_SELF)
+    try:
+        if args.db and args.db.startswith(("postgresql://", "postgres://")):
+            pg = fresh_postgres(args.db)
+            db_url, db = pg[0], "postgresql"
+        elif args.db:
+            db_url, db = args.db, args.db.split(":", 1)[0]
+        else:
+            db_url, db = f"sqlite:///{workdir / 'tarot.sqlite3'}", "sqlite"
+        server = Server(db_url, workdir)
+        server.wait_ready()
+        cpu0 = server.cpu_seconds()
+        try:
+            import uvloop
+
+            runner: Any = uvloop.run
+        except ImportError:
+            runner = asyncio.run
+        runner(drive(args, server.port, stats))
+        cpu1 = server.cpu_seconds()
+        if cpu0 is not None and cpu1 is not None:
+            server_cpu = cpu1 - cpu0
+    except Exception as e:
+        stats.errors.append(f"{type(e).__name__}: {e}")
+    finally:
+        if server is not None:
+            server.stop()
+            out = server.output()
+            if "Traceback" in out or "ERROR" in out:
+                stats.errors.append(f"the server logged errors (tail of its output):\n{out}")
+        if pg is not None and args.db:
+            try:
+                drop_postgres(args.db, pg[1])
+            except Exception as e:
+                print(f"warning: could not drop database {pg[1]}: {e}", file=sys.stderr)
+        if args.keep:
+            print(f"kept {workdir}", file=sys.stderr)
+        else:
+            shutil.rmtree(workdir, ignore_errors=True)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    client_cpu = usage.ru_utime + usage.ru_stime - client_cpu0.ru_utime - client_cpu0.ru_stime
+    report(args, db, stats, server_cpu, client_cpu)
+    for line in stats.errors[:20]:
+        print(f"error: {line}", file=sys.stderr)
+    if len(stats.errors) > 20:
+        print(f"error: … and {len(stats.errors) - 20} more", file=sys.stderr)
+    return 1 if stats.errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,326 @@
+"""Duplicate bot matches (the FFT's way of taking luck out of a comparison).
+
+For each seeded deal, baseline bots play it in every seat; then, for each seat s, the candidate
+plays seat s of the same deal against baseline bots. The candidate's gain at seat s is its score
+minus the all-baseline score of seat s; a deal's gain is the mean over the seats. The result is
+the mean gain per deal with a 95% confidence interval.
+
+Determinism: everything about deal k (the cards, every bot's seed) is derived from
+``(seed, k)`` alone, so the figures are the same whatever the number of worker processes. The
+bot at seat s of deal k gets the same seed whether it is the candidate or a baseline bot, so a
+bot matched against itself plays identical games and gains exactly 0.
+
+This module is data only (no printing): ``run_arena(ArenaConfig(...)) -> ArenaResult``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import multiprocessing
+import signal
+import statistics
+import time
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any
+
+from .bots import Bot, PlayStats, bot_class, make_bot, play_deal
+from .engine import Contract, Deal, DealRecord
+
+CONTRACTS = tuple(c.name_text for c in Contract)  # prise, garde, garde_sans, garde_contre
+Z95 = 1.96  # normal approximation: with hundreds of deals the t quantile is within 1% of it
+
+ProgressCallback = Callable[[int, int], None]  # (deals done, deals in all)
+
+
+def derive_seed(seed: int, deal: int, *what: object) -> int:
+    """A 64-bit seed for one part of deal ``deal`` (its cards, or one seat's bot).
+
+    SHA-256 of the whole path, so seeds of different deals or seats are unrelated, and nothing
+    depends on which process plays the deal or in what order.
+    """
+    text = ":".join(str(part) for part in ("tarot-arena/1", seed, deal, *what))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def bot_options(spec: str, think: float | None) -> dict[str, Any]:
+    """The options for the bot named ``spec``: ``think`` goes to the search bot only."""
+    if think is not None and bot_class(spec).name == "search":
+        return {"think": think}
+    return {}
+
+
+@dataclass(frozen=True)
+class ArenaConfig:
+    """One duplicate match. ``keep_records``: keep every deal played as a ``tarot-deal/1`` dict."""
+
+    candidate: str
+    baseline: str
+    players: int = 4
+    deals: int = 100
+    seed: int = 0
+    jobs: int = 1
+    think: float | None = None  # seconds per decision for the search bot; None: its default
+    keep_records: bool = False
+
+    def check(self) -> None:
+        """Raise ValueError with a one-line reason if the match cannot be played.
+
+        Both bots are built once here, so a bad name or a plug-in whose constructor fails is
+        reported before any work starts (and not from inside a worker process).
+        """
+        if type(self.players) is not int or self.players not in (3, 4, 5):
+            raise ValueError(f"players must be 3, 4 or 5, not {self.players!r}")
+        if type(self.deals) is not int or self.deals < 1:
+            raise ValueError(f"deals must be at least 1, not {self.deals!r}")
+        if type(self.jobs) is not int or self.jobs < 1:
+            raise ValueError(f"jobs must be at least 1, not {self.jobs!r}")
+        if self.think is not None and not (math.isfinite(self.think) and self.think > 0):
+            raise ValueError(f"think must be a positive number of seconds, not {self.think!r}")
+        for role, spec in (("candidate", self.candidate), ("baseline", self.baseline)):
+            try:
+                options = bot_options(spec, self.think)
+            except ValueError as exc:
+                raise ValueError(f"{role}: {exc}") from None
+            try:
+                make_bot(spec, seed=0, **options)
+            except Exception as exc:  # a plug-in's constructor may raise anything
+                raise ValueError(f"{role}: cannot build bot {spec!r}: {type(exc).__name__}: {exc}") from None
+
+
+@dataclass
+class DealOutcome:
+    """What one deal (the all-baseline game and each candidate placement) gave. Picklable."""
+
+    index: int
+    deal_seed: int
+    baseline_scores: list[int]
+    candidate_scores: list[int]  # [s]: the candidate's score at seat s in placement s
+    gain: float
+    taken: list[tuple[str, bool]]  # (contract, made) for each placement where the candidate took
+    decisions: list[float]  # the candidate's decision times, seconds
+    illegal_candidate: int
+    illegal_baseline: int
+    illegal_reasons: list[str]  # the first few, to help whoever debugs a plug-in
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _scores(deal: Deal) -> list[int]:
+    """Per-seat scores; an annulled deal (all pass, petit sec) scores 0 for everyone."""
+    return list(deal.result().scores) or [0] * deal.n
+
+
+def play_duplicate_deal(config: ArenaConfig, index: int) -> DealOutcome:
+    """Play deal ``index``: once with baseline bots everywhere, then once per candidate seat."""
+    n = config.players
+    deal_seed = derive_seed(config.seed, index, "deal")
+    bot_seeds = [derive_seed(config.seed, index, "bot", s) for s in range(n)]
+    base_opts = bot_options(config.baseline, config.think)
+    cand_opts = bot_options(config.candidate, config.think)
+    outcome = DealOutcome(index, deal_seed, [], [], 0.0, [], [], 0, 0, [])
+
+    def game(cand_seat: int | None) -> tuple[Deal, PlayStats]:
+        bots: list[Bot] = [
+            make_bot(config.candidate, seed=bot_seeds[s], **cand_opts) if s == cand_seat
+            else make_bot(config.baseline, seed=bot_seeds[s], **base_opts)
+            for s in range(n)
+        ]
+        stats = PlayStats()
+        deal = play_deal(Deal.new(n, dealer=index % n, seed=deal_seed), bots, stats)
+        for s in range(n):
+            refused = stats.illegal[s]
+            if s == cand_seat:
+                outcome.illegal_candidate += len(refused)
+            else:
+                outcome.illegal_baseline += len(refused)
+            who = getattr(bots[s], "name", type(bots[s]).__name__)
+            outcome.illegal_reasons += [f"{who} at seat {s}: {r}" for r in refused][:3]
+        del outcome.illegal_reasons[5:]
+        if config.keep_records:
+            names = [config.candidate if s == cand_seat else config.baseline for s in range(n)]
+            record = DealRecord.from_deal(deal, deal=index, seed=deal_seed, players_names=names)
+            outcome.records.append(record.to_dict())
+        return deal, stats
+
+    base_deal, _ = game(None)
+    outcome.baseline_scores = _scores(base_deal)
+    for s in range(n):
+        deal, stats = game(s)
+        outcome.candidate_scores.append(_scores(deal)[s])
+        outcome.decisions += stats.decisions[s]
+        score = deal.result().score
+        if score is not None and score.taker == s:
+            outcome.taken.append((score.contract.name_text, score.made))
+    diffs = [c - b for c, b in zip(outcome.candidate_scores, outcome.baseline_scores, strict=True)]
+    outcome.gain = sum(diffs) / n
+    return outcome
+
+
+@dataclass(frozen=True)
+class ContractStats:
+    """How often the candidate took with one contract, and made it."""
+
+    taken: int = 0
+    made: int = 0
+
+    @property
+    def made_rate(self) -> float | None:
+        return self.made / self.taken if self.taken else None
+
+
+@dataclass
+class ArenaResult:
+    """The figures of a finished match (per-deal outcomes are kept for anyone who wants more)."""
+
+    config: ArenaConfig
+    outcomes: list[DealOutcome]  # in deal order
+    seconds: float
+
+    @property
+    def gains(self) -> list[float]:
+        return [o.gain for o in self.outcomes]
+
+    @property
+    def deals(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def mean_gain(self) -> float:
+        return statistics.fmean(self.gains)
+
+    @property
+    def stdev(self) -> float | None:
+        """Sample standard deviation of the per-deal gains; None with fewer than 2 deals."""
+        return statistics.stdev(self.gains) if self.deals >= 2 else None
+
+    @property
+    def ci95(self) -> tuple[float, float] | None:
+        """mean ± 1.96·stdev/√N; None with a single deal (no spread to measure)."""
+        if self.stdev is None:
+            return None
+        half = Z95 * self.stdev / math.sqrt(self.deals)
+        return self.mean_gain - half, self.mean_gain + half
+
+    @property
+    def placements(self) -> int:
+        return self.deals * self.config.players
+
+    @property
+    def taken(self) -> int:
+        return sum(len(o.taken) for o in self.outcomes)
+
+    @property
+    def taking_rate(self) -> float:
+        """The fraction of candidate placements where the candidate was the taker."""
+        return self.taken / self.placements
+
+    @property
+    def contracts(self) -> dict[str, ContractStats]:
+        counts = {name: [0, 0] for name in CONTRACTS}
+        for o in self.outcomes:
+            for name, made in o.taken:
+                counts[name][0] += 1
+                counts[name][1] += made
+        return {name: ContractStats(t, m) for name, (t, m) in counts.items()}
+
+    @property
+    def decisions(self) -> list[float]:
+        return [t for o in self.outcomes for t in o.decisions]
+
+    def decision_ms(self, q: float) -> float | None:
+        """The candidate's decision time at quantile ``q`` (nearest rank), in milliseconds."""
+        times = sorted(self.decisions)
+        if not times:
+            return None
+        return 1000 * times[max(0, math.ceil(q * len(times)) - 1)]
+
+    @property
+    def illegal_candidate(self) -> int:
+        return sum(o.illegal_candidate for o in self.outcomes)
+
+    @property
+    def illegal_baseline(self) -> int:
+        return sum(o.illegal_baseline for o in self.outcomes)
+
+    @property
+    def illegal_reasons(self) -> list[str]:
+        return [r for o in self.outcomes for r in o.illegal_reasons][:5]
+
+    @property
+    def records(self) -> list[dict[str, Any]]:
+        """Every deal played (``keep_records``): per deal, the all-baseline one, then seat 0, 1, …"""
+        return [r for o in self.outcomes for r in o.records]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        c = self.config
+        ci = self.ci95
+        return {
+            "players": c.players, "deals": self.deals, "candidate": c.candidate, "baseline": c.baseline,
+            "seed": c.seed, "jobs": c.jobs, "think": c.think,
+            "mean_gain": self.mean_gain,
+            "ci95_low": ci[0] if ci else None, "ci95_high": ci[1] if ci else None,
+            "stdev": self.stdev, "taking_rate": self.taking_rate,
+            "contracts": {name: {"taken": s.taken, "made": s.made, "made_rate": s.made_rate}
+                          for name, s in self.contracts.items()},
+            "decisions": len(self.decisions),
+            "decision_ms_median": self.decision_ms(0.5), "decision_ms_p99": self.decision_ms(0.99),
+            "illegal_candidate": self.illegal_candidate, "illegal_baseline": self.illegal_baseline,
+            "illegal_examples": self.illegal_reasons, "seconds": self.seconds,
+        }
+
+
+def _ignore_sigint() -> None:
+    """Workers leave Ctrl-C to the parent, which stops them (no traceback from each worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _pool_context() -> Any:
+    # fork: workers inherit sys.path, the hash seed and plug-ins defined in the parent, and start fast.
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else None)
+
+
+def run_arena(config: ArenaConfig, progress: ProgressCallback | None = None) -> ArenaResult:
+    """Play the match; ``progress(done, total)`` is called as deals finish (first with done=0).
+
+    Raises ValueError (one-line reason) for a bad configuration.
+    """
+    config.check()
+    total = config.deals
+    start = time.perf_counter()
+    outcomes: dict[int, DealOutcome] = {}
+    report = progress or (lambda done, total: None)
+    jobs = min(config.jobs, total)
+    if jobs == 1:
+        report(0, total)
+        for k in range(total):
+            outcomes[k] = play_duplicate_deal(config, k)
+            report(len(outcomes), total)
+    else:
+        pool = ProcessPoolExecutor(jobs, mp_context=_pool_context(), initializer=_ignore_sigint)
+        try:
+            # A bounded window of deals in flight: little memory, and Ctrl-C cancels quickly.
+            pending: set[Future[DealOutcome]] = set()
+            next_deal = 0
+            while next_deal < total or pending:
+                while next_deal < total and len(pending) < 2 * jobs:
+                    pending.add(pool.submit(play_duplicate_deal, config, next_deal))
+                    next_deal += 1
+                    if next_deal == 1:
+                        # The workers are forked at the first submit: only now may the caller start
+                        # threads (a progress display), so that no thread is running at fork time.
+                        report(0, total)
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    outcome = future.result()
+                    outcomes[outcome.index] = outcome
+                report(len(outcomes), total)
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)
+            for process in list((pool._processes or {}).values()):  # stop deals under way
+                process.terminate()
+            raise
+        pool.shutdown()
+    return ArenaResult(config, [outcomes[k] for k in range(total)], time.perf_counter() - start)

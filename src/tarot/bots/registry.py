@@ -1,0 +1,42 @@
+"""Bots by short name or by import path (``package.module:Class``), so anyone can plug one in."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .base import Bot
+
+
+def _builtin() -> dict[str, type[Bot]]:
+    from .heuristic import HeuristicBot
+    from .random_bot import RandomBot
+    from .search import SearchBot
+
+    return {cls.name: cls for cls in (RandomBot, HeuristicBot, SearchBot)}
+
+
+BOT_NAMES = ("random", "heuristic", "search")
+
+
+def bot_class(spec: str) -> type[Bot]:
+    """The class named by ``spec``; ValueError with a reason if there is none."""
+    builtin = _builtin()
+    if spec in builtin:
+        return builtin[spec]
+    if ":" not in spec:
+        raise ValueError(f"unknown bot {spec!r}: use one of {', '.join(BOT_NAMES)} or package.module:Class")
+    module_name, _, attr = spec.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ValueError(f"cannot import bot module {module_name!r}: {exc}") from None
+    cls = getattr(module, attr, None)
+    if not isinstance(cls, type) or not hasattr(cls, "act"):
+        raise ValueError(f"{spec!r} is not a bot class (it needs an act(view) method)")
+    return cls
+
+
+def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
+    """A new bot: ``make_bot("search", seed=1, think=0.1)``."""
+    return bot_class(spec)(seed=seed, **options)

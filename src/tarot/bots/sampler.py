@@ -1,0 +1,123 @@
+"""Determinization: deal the cards a seat cannot see, consistently with everything it knows.
+
+The sample respects the hand sizes, the voids and trump ceilings revealed by the play, the
+poignées shown, the chien when it was shown (its cards are with the taker or in the écart), the
+écart's rules (R11: no king, no oudler, trumps only those shown) and the seat's own écart. The
+world is then rebuilt by replaying the public actions through the engine, which re-checks every
+one: a sample the rules would not allow (a player who could have followed, say) is refused and
+drawn again.
+"""
+
+from __future__ import annotations
+
+import random
+
+from tarot.engine import Bid, Call, Chelem, Deal, Ecart, IllegalAction, Poignee, View
+from tarot.engine.cards import CARDS, cards_of, mask_of
+
+from .knowledge import Knowledge
+
+ATTEMPTS = 30  # draws tried before giving up on one world
+
+
+def deal_hidden(k: Knowledge, hand_sizes: tuple[int, ...], rng: random.Random) -> list[int] | None:
+    """Masks for each seat's hidden cards plus, last, the set-aside pile; None if a draw fails.
+
+    Cards with the fewest possible places go first; each goes to a place drawn with a weight
+    of its free room, which keeps the draw close to uniform among consistent deals.
+    """
+    n = k.players
+    pile = n
+    room = [0] * (n + 1)
+    for s in range(n):
+        if s != k.seat:
+            room[s] = hand_sizes[s] - k.held.get(s, 0).bit_count()
+    room[pile] = k.pile_size - k.pile_known.bit_count()
+    cards: list[int] = cards_of(k.unseen)  # type: ignore[assignment]
+    if sum(room) != len(cards) or min(room) < 0:
+        return None
+    places: list[tuple[int, list[int]]] = []
+    for c in cards:
+        bit = 1 << c
+        if bit & k.taker_or_pile and k.taker is not None:
+            options = [p for p in (k.taker, pile) if room[p] and (p == pile or not k.voids[p] & bit)]
+        else:
+            options = [s for s in range(n) if s != k.seat and room[s] and not k.voids[s] & bit]
+            if room[pile] and bit & k.pile_allowed:
+                options.append(pile)
+        if not options:
+            return None
+        places.append((c, options))
+    out = [0] * (n + 1)
+    places.sort(key=lambda item: (len(item[1]), rng.random()))
+    for c, options in places:
+        free = [p for p in options if room[p]]
+        if not free:
+            return None
+        total = sum(room[p] for p in free)
+        pick = rng.random() * total
+        place = free[-1]
+        for p in free:
+            pick -= room[p]
+            if pick < 0:
+                place = p
+                break
+        room[place] -= 1
+        out[place] |= 1 << c
+    return out
+
+
+def rebuild(view: View, k: Knowledge, hidden: list[int]) -> Deal:
+    """The world where the hidden cards are ``hidden``: a deal replayed to the view's position.
+    Raises IllegalAction (or ValueError) when the sample contradicts the public play."""
+    n = k.players
+    now = [k.hand if s == k.seat else hidden[s] | k.held.get(s, 0) for s in range(n)]
+    pile = hidden[n] | k.pile_known
+    dealt = [now[s] | k.played_by[s] for s in range(n)]
+    contract = view.contract
+    taker = view.taker
+    ecart = 0
+    if taker is not None and contract is not None and contract.chien_shown and view.chien is not None:
+        chien = mask_of(view.chien)
+        ecart = pile
+        dealt[taker] = (dealt[taker] | pile) & ~chien
+    else:
+        chien = pile
+    deal = Deal(n, view.dealer, dealt, chien)
+    for seat, bid in view.bids:
+        deal.apply(Bid(seat, bid))
+    if view.called is not None and taker is not None:
+        deal.apply(Call(taker, view.called))
+    if ecart and taker is not None:
+        deal.apply(Ecart(taker, cards_of(ecart)))
+    if taker is not None and view.phase in ("play", "done"):
+        deal.apply(Chelem(taker, view.chelem_announced))
+    tricks = [(t.leader, t.cards) for t in view.tricks]
+    if view.trick:
+        assert view.trick_leader is not None
+        tricks.append((view.trick_leader, view.trick))
+    first = True
+    for leader, cards in tricks:
+        for i, card in enumerate(cards):
+            seat = (leader + i) % n
+            if first and seat in view.poignees:
+                deal.apply(Poignee(seat, view.poignees[seat]))
+            deal.play(CARDS[card], seat)
+        first = False
+    for seat, cards in view.poignees.items():  # shown by the seat to play, before its card
+        if seat not in deal.poignees:
+            deal.apply(Poignee(seat, cards))
+    return deal
+
+
+def sample_world(view: View, k: Knowledge, rng: random.Random, attempts: int = ATTEMPTS) -> Deal | None:
+    """A consistent world at the view's position, or None when ``attempts`` draws all fail."""
+    for _ in range(attempts):
+        hidden = deal_hidden(k, view.hand_sizes, rng)
+        if hidden is None:
+            continue
+        try:
+            return rebuild(view, k, hidden)
+        except (IllegalAction, ValueError):
+            continue
+    return None

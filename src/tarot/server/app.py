@@ -1,0 +1,202 @@
+"""The FastAPI application: static client at ``/``, one websocket at ``/ws`` (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from . import protocol as p
+from .store import Store, migrate
+from .table import Hub, Settings, Table
+
+log = logging.getLogger("tarot.server")
+STATIC = Path(__file__).parent / "static"
+OUTBOX_LIMIT = 2000  # messages waiting for a slow client before it is dropped
+_ids = itertools.count(1)
+
+
+class Connection:
+    """One websocket: identity, the table it watches, a bounded outbox and a flood limiter."""
+
+    rate = 50.0  # messages per second, sustained
+    burst = 200.0
+
+    def __init__(self, ws: WebSocket, hub: Hub) -> None:
+        self.ws = ws
+        self.hub = hub
+        self.id = next(_ids)
+        self.player_id = ""
+        self.name = ""
+        self.table: Table | None = None
+        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.tokens = self.burst
+        self.last = time.monotonic()
+        self.closed = False
+
+    def __hash__(self) -> int:
+        return self.id
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def send(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:
+            self.closed = True
+            self.outbox.put_nowait(None)
+            return
+        self.outbox.put_nowait(message)
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+    async def writer(self) -> None:
+        while True:
+            msg = await self.outbox.get()
+            if msg is None:
+                with contextlib.suppress(Exception):
+                    await self.ws.close(code=1008)
+                return
+            await self.ws.send_text(json.dumps(msg, separators=(",", ":")))
+
+
+async def _handle(conn: Connection, text: str) -> None:
+    hub = conn.hub
+    if len(text.encode()) > p.MAX_MESSAGE_BYTES:
+        conn.send(p.error(f"message too large (limit {p.MAX_MESSAGE_BYTES} bytes)", "too_large"))
+        return
+    try:
+        msg = p.parse_client(text)
+    except ValueError as e:
+        conn.send(p.error(str(e), "bad_message"))
+        return
+    if isinstance(msg, p.Hello):
+        await _hello(conn, msg)
+        return
+    if not conn.player_id:
+        conn.send(p.error("say hello first", "no_hello"))
+        return
+    if isinstance(msg, p.Ping) and conn.table is None:
+        conn.send({"type": "pong"})
+    elif isinstance(msg, p.Lobby):
+        hub.lobby.add(conn)
+        conn.send(hub.lobby_state())
+    elif isinstance(msg, p.CreateTable):
+        table = await hub.create(conn, msg.options)
+        conn.send({"type": "created", "table": table.id})
+    elif isinstance(msg, p.Join):
+        found = hub.tables.get(msg.table)
+        if found is None:
+            conn.send(p.error(f"no table {msg.table}", "no_table"))
+            return
+        if conn.table is not None and conn.table is not found:
+            conn.table.gone(conn)
+        conn.table = found
+        hub.lobby.discard(conn)
+        found.submit(conn, msg)
+    else:
+        current = conn.table
+        if current is None:
+            conn.send(p.error("join a table first", "not_joined"))
+            return
+        if isinstance(msg, p.Leave):
+            conn.table = None
+        current.submit(conn, msg)
+
+
+async def _hello(conn: Connection, msg: p.Hello) -> None:
+    store = conn.hub.store
+    row = await store.run(store.player_by_token, msg.token) if msg.token else None
+    if row is not None:
+        pid, token, name = row.id, msg.token, msg.name or row.name
+    else:
+        pid, token, name = secrets.token_hex(8), secrets.token_urlsafe(24), msg.name or "Guest"
+    assert token is not None
+    if row is None or name != row.name:
+        await store.run(store.save_player, pid, token, name)
+    conn.player_id, conn.name = pid, name
+    conn.send({"type": "welcome", "player": {"id": pid, "name": name}, "token": token})
+
+
+def create_app(db_url: str, settings: Settings | None = None, run_migrations: bool = True) -> FastAPI:
+    """The site. ``db_url`` is a SQLAlchemy URL (``sqlite:///file`` or ``postgresql://…``)."""
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if run_migrations:
+            await asyncio.to_thread(migrate, db_url)
+        store = Store(db_url)
+        hub = Hub(store, settings)
+        app.state.hub = hub
+        await hub.recover()
+        try:
+            yield
+        finally:
+            await hub.close()
+            store.close()
+
+    app = FastAPI(title="French Tarot", lifespan=lifespan)
+
+    @app.get("/")
+    async def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html")
+
+    @app.get("/api/tables")
+    async def tables() -> JSONResponse:
+        return JSONResponse(app.state.hub.lobby_state())
+
+    @app.websocket("/ws")
+    async def ws_endpoint(ws: WebSocket) -> None:
+        await ws.accept()
+        hub: Hub = app.state.hub
+        conn = Connection(ws, hub)
+        writer = asyncio.create_task(conn.writer())
+        try:
+            while not conn.closed:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                text = message.get("text")
+                if text is None:
+                    raw = message.get("bytes") or b""
+                    text = raw.decode("utf-8", "replace")
+                if not conn.allow():
+                    conn.send(p.error("too many messages: closing", "flooding"))
+                    conn.closed = True
+                    conn.outbox.put_nowait(None)
+                    break
+                await _handle(conn, text)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            hub.lobby.discard(conn)
+            if conn.table is not None:
+                conn.table.gone(conn)
+            if not conn.closed:
+                conn.closed = True
+                conn.outbox.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 1.0)
+            writer.cancel()
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app

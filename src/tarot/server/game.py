@@ -1,0 +1,98 @@
+"""A game at a table: deals dealt from ``secrets`` with a commitment, dealer rotation, redeals and
+the score sheet (R4, R25). No I/O: the table actor persists and broadcasts around it."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from tarot.engine import Action, Deal, DealRecord, SheetRow
+
+
+def commitment(seed: str, salt: str) -> str:
+    """SHA-256 of ``seed:salt`` (hex): published at deal start, seed and salt revealed at the end."""
+    return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
+
+
+@dataclass
+class DealInfo:
+    number: int  # 1-based among all deals of the game (redeals included)
+    dealer: int
+    seed: str
+    salt: str
+    deal: Deal
+    db_id: int | None = None
+    actions: int = 0  # actions applied (the index of the next one)
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.seed, self.salt)
+
+
+@dataclass
+class ServerGame:
+    players: int
+    deals: int  # counted deals to play
+    first_dealer: int = 0
+    number: int = 1  # the game's number at its table
+    db_id: int | None = None
+    rows: list[SheetRow] = field(default_factory=list)
+    records: list[dict[str, Any]] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+    current: DealInfo | None = None
+    finished: list[DealInfo] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.totals:
+            self.totals = [0] * self.players
+
+    @property
+    def played(self) -> int:
+        return sum(1 for r in self.rows if r.number is not None)
+
+    @property
+    def is_over(self) -> bool:
+        return self.played >= self.deals
+
+    @property
+    def next_dealer(self) -> int:
+        return (self.first_dealer + len(self.rows)) % self.players
+
+    def new_deal(self, seed: str | None = None, salt: str | None = None) -> DealInfo:
+        seed = seed or secrets.token_hex(16)
+        salt = salt or secrets.token_hex(16)
+        dealer = self.next_dealer
+        info = DealInfo(len(self.rows) + 1, dealer, seed, salt, Deal.new(self.players, dealer, seed=seed))
+        self.current = info
+        return info
+
+    def apply(self, action: Action) -> None:
+        assert self.current is not None
+        self.current.deal.apply(action)
+        self.current.actions += 1
+
+    def close_deal(self) -> tuple[SheetRow, dict[str, Any]]:
+        """Put the finished current deal on the sheet; returns its row and its record."""
+        info = self.current
+        assert info is not None and info.deal.is_over
+        result = info.deal.result()
+        number = None if result.annulled else self.played + 1
+        if result.score is not None:
+            self.totals = [t + s for t, s in zip(self.totals, result.score.scores, strict=True)]
+        row = SheetRow(number, info.dealer, result.annulled, result.score, tuple(self.totals))
+        self.rows.append(row)
+        record = DealRecord.from_deal(info.deal, deal=info.number, seed=info.seed,
+                                      commitment={"sha256": info.commitment, "salt": info.salt}).to_dict()
+        self.records.append(record)
+        self.finished.append(info)
+        self.current = None
+        return row, record
+
+    def sheet(self) -> list[dict[str, Any]]:
+        return [r.to_dict() for r in self.rows]
+
+    def ranking(self) -> list[dict[str, int]]:
+        order = sorted(range(self.players), key=lambda s: -self.totals[s])
+        return [{"seat": s, "total": self.totals[s]} for s in order]

@@ -1,0 +1,128 @@
+"""The closed list of messages a client may send (pydantic v2, tagged on ``type``).
+
+Server messages are plain JSON objects built by the helpers at the end; ``docs/protocol.md``
+documents both directions.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+MAX_MESSAGE_BYTES = 8192
+BOT_KINDS = ("heuristic", "search", "random")
+
+
+class _Msg(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TableOptions(_Msg):
+    players: Literal[3, 4, 5] = 4
+    deals: int = Field(default=4, ge=1, le=40)
+    move_time: int | None = Field(default=None, ge=5, le=600)  # seconds per move; None: off
+    private: bool = False
+    spectators: bool = True
+
+
+class Hello(_Msg):
+    type: Literal["hello"]
+    name: str | None = Field(default=None, max_length=40)
+    token: str | None = Field(default=None, max_length=100)
+
+    @field_validator("name")
+    @classmethod
+    def _clean(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        v = " ".join(v.split())
+        if not v:
+            raise ValueError("a display name cannot be empty")
+        return v
+
+
+class Lobby(_Msg):
+    type: Literal["lobby"]
+
+
+class CreateTable(_Msg):
+    type: Literal["create_table"]
+    options: TableOptions = TableOptions()
+
+
+class Join(_Msg):
+    type: Literal["join"]
+    table: str = Field(max_length=32)
+    since: int | None = Field(default=None, ge=0)  # last table version this client saw
+
+
+class Sit(_Msg):
+    type: Literal["sit"]
+    seat: int = Field(ge=0, le=4)
+
+
+class Leave(_Msg):
+    type: Literal["leave"]
+
+
+class AddBot(_Msg):
+    type: Literal["add_bot"]
+    seat: int = Field(ge=0, le=4)
+    bot: Literal["heuristic", "search", "random"] = "heuristic"
+
+
+class RemoveBot(_Msg):
+    type: Literal["remove_bot"]
+    seat: int = Field(ge=0, le=4)
+
+
+class SetOptions(_Msg):
+    type: Literal["set_options"]
+    options: TableOptions
+
+
+class NewGame(_Msg):
+    type: Literal["new_game"]
+
+
+class Act(_Msg):
+    type: Literal["act"]
+    action: dict[str, Any]  # a tarot-deal/1 action; "seat" may be left out (it is the sender's)
+
+
+class Ping(_Msg):
+    type: Literal["ping"]
+
+
+ClientMessage = Annotated[
+    Hello | Lobby | CreateTable | Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | Act | Ping,
+    Field(discriminator="type"),
+]
+CLIENT_TYPES = ("hello", "lobby", "create_table", "join", "sit", "leave", "add_bot", "remove_bot",
+                "set_options", "new_game", "act", "ping")
+client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+
+
+def parse_client(text: str | bytes) -> ClientMessage:
+    """Parse one client message; ValueError with a short reason if it is not one."""
+    from pydantic import ValidationError
+
+    try:
+        return client_message.validate_json(text)
+    except ValidationError as e:
+        err = e.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in err.get("loc", ()))
+        if err.get("type") == "json_invalid":
+            raise ValueError("malformed JSON") from None
+        if err.get("type") == "union_tag_invalid":
+            raise ValueError(f"unknown message type; known: {', '.join(CLIENT_TYPES)}") from None
+        if err.get("type") == "union_tag_not_found":
+            raise ValueError("a message is a JSON object with a \"type\"") from None
+        if err.get("type") == "model_attributes_type":
+            raise ValueError("a message is a JSON object with a \"type\"") from None
+        raise ValueError(f"{where}: {err.get('msg')}" if where else str(err.get("msg"))) from None
+
+
+def error(reason: str, code: str = "bad_request", **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "reason": reason, **extra}

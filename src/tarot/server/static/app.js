@@ -1,0 +1,364 @@
+// The browser client: plain ES module, no build step. Protocol: docs/protocol.md.
+const T = {
+  en: {name: "Your display name", go: "Enter", lobby: "Open tables", create: "Create a table", players: "Players",
+    deals: "Deals", movetime: "Seconds per move (0 = off)", private: "Private (invite link)", spectators: "Spectators allowed",
+    join: "Open", none: "No open table yet.", sit: "Sit", bot: "Bot", search: "Search bot", leave: "Leave", seats: "Seats",
+    turn: "Turn", yourturn: "Your turn", pass: "Pass", prise: "Prise", garde: "Garde", garde_sans: "Garde sans",
+    garde_contre: "Garde contre", call: "Call", ecart: "Put aside", chelem: "Announce a chelem", nochelem: "No chelem",
+    poignee: "Show a poignée", poigneepick: "Choose the cards to show:", cancel: "Cancel", poigneeof: "Poignée of", ecarttrumps: "Trumps in the écart", chien: "Chien", last: "Previous trick", sheet: "Score sheet", deal: "Deal", result: "Result",
+    made: "made", lost: "failed", ranking: "Final ranking", newgame: "New game", options: "Options", save: "Save",
+    timeleft: "Time left", invite: "Invite link", away: "away", waiting: "Waiting for players", taker: "Taker",
+    contract: "Contract", called: "Called", commitment: "Deal commitment", seed: "Seed", salt: "Salt", annulled: "Annulled",
+    status_waiting: "waiting", status_playing: "playing", status_finished: "finished", select: "Choose", cards: "cards",
+    notallowed: "may not go in the écart (R11)", trumpsneeded: "trumps needed", auto: "played by the server",
+    timeout: "time ran out: the server played for", points: "points", oudlers: "oudlers", close: "Close", you: "you",
+    dealer: "dealer", spectator: "You are watching"},
+  fr: {name: "Votre pseudo", go: "Entrer", lobby: "Tables ouvertes", create: "Créer une table", players: "Joueurs",
+    deals: "Donnes", movetime: "Secondes par coup (0 = sans)", private: "Privée (lien d'invitation)",
+    spectators: "Spectateurs admis", join: "Ouvrir", none: "Aucune table ouverte.", sit: "S'asseoir", bot: "Robot",
+    search: "Robot recherche", leave: "Partir", seats: "Places", turn: "À jouer", yourturn: "À vous", pass: "Passe",
+    prise: "Prise", garde: "Garde", garde_sans: "Garde sans", garde_contre: "Garde contre", call: "Appeler",
+    ecart: "Écarter", chelem: "Annoncer un chelem", nochelem: "Pas de chelem", poignee: "Montrer une poignée",
+    chien: "Chien", last: "Pli précédent", sheet: "Feuille de marque", deal: "Donne", result: "Résultat", made: "réussie",
+    lost: "chutée", ranking: "Classement final", newgame: "Nouvelle partie", options: "Options", save: "Enregistrer",
+    timeleft: "Temps restant", invite: "Lien d'invitation", away: "absent", waiting: "En attente de joueurs",
+    taker: "Preneur", contract: "Contrat", called: "Roi appelé", commitment: "Engagement de la donne", seed: "Graine",
+    salt: "Sel", annulled: "Annulée", status_waiting: "en attente", status_playing: "en jeu", status_finished: "terminée",
+    select: "Choisissez", cards: "cartes", notallowed: "ne peut pas aller à l'écart (R11)", trumpsneeded: "atouts requis",
+    auto: "joué par le serveur", timeout: "temps écoulé : le serveur a joué pour", points: "points", oudlers: "bouts",
+    close: "Fermer", you: "vous", dealer: "donneur", spectator: "Vous regardez"},
+};
+let lang = localStorage.getItem("tarot.lang") || (navigator.language || "en").slice(0, 2);
+if (!T[lang]) lang = "en";
+const t = (k) => T[lang][k] ?? k;
+const $ = (sel) => document.querySelector(sel);
+const h = (tag, attrs = {}, ...kids) => {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (v === true) el.setAttribute(k, "");
+    else if (v !== false && v != null) el.setAttribute(k, v);
+  }
+  for (const kid of kids.flat()) if (kid != null) el.append(kid.nodeType ? kid : String(kid));
+  return el;
+};
+
+const S = {ws: null, token: localStorage.getItem("tarot.token"), name: localStorage.getItem("tarot.name"),
+  me: null, lobby: [], table: null, state: null, version: null, selected: new Set(), showLast: false, poignee: null,
+  resultShown: null, timerAt: 0, timeLeft: null};
+
+function toast(text) {
+  const el = $("#toast");
+  el.textContent = text; el.style.display = "block";
+  clearTimeout(toast.t); toast.t = setTimeout(() => (el.style.display = "none"), 4000);
+}
+function send(msg) { if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg)); }
+
+function connect() {
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  S.ws = ws;
+  ws.onopen = () => send({type: "hello", name: S.name, token: S.token});
+  ws.onmessage = (e) => onMessage(JSON.parse(e.data));
+  ws.onclose = () => setTimeout(connect, 1000);
+}
+
+function onMessage(m) {
+  if (m.type === "welcome") {
+    S.me = m.player; S.token = m.token; localStorage.setItem("tarot.token", m.token);
+    window.tarotReady = true;
+    route();
+  } else if (m.type === "lobby") { S.lobby = m.tables; if (!S.table) render(); }
+  else if (m.type === "created") { location.hash = "#/t/" + m.table; }
+  else if (m.type === "snapshot" || m.type === "event") {
+    if (m.table !== S.table) return;
+    if (m.type === "event" && S.version != null && m.version > S.version + 1) {
+      send({type: "join", table: S.table, since: S.version}); return;
+    }
+    S.state = m.state; S.version = m.version;
+    S.timeLeft = m.state.time_left; S.timerAt = performance.now();
+    if (m.type === "event") onEvent(m.event);
+    render();
+  } else if (m.type === "error") { toast(m.reason); }
+}
+
+function onEvent(ev) {
+  const st = S.state;
+  if (ev.kind === "action") {
+    if (ev.by === "timeout") toast(`${t("timeout")} ${seatName(ev.seat)}`);
+    S.selected.clear(); S.poignee = null;
+  }
+  if (ev.kind === "deal_end") S.resultShown = ev.deal + ":" + (st.game ? st.game.number : 0);
+  if (ev.kind === "deal_start") S.showLast = false;
+}
+
+function route() {
+  const m = location.hash.match(/^#\/t\/([\w-]+)/);
+  S.state = null; S.version = null; S.selected.clear();
+  if (m) { S.table = m[1]; send({type: "join", table: S.table}); }
+  else { S.table = null; send({type: "lobby"}); }
+  render();
+}
+window.addEventListener("hashchange", route);
+
+function seatName(i) {
+  const s = S.state && S.state.table.seats[i];
+  return s ? (s.name || "—") : "?";
+}
+
+// --- cards ----------------------------------------------------------------------
+const SUITS = {S: ["♠", false], H: ["♥", true], D: ["♦", true], C: ["♣", false]};
+const SUIT_ORDER = {S: 0, H: 1, C: 2, D: 3};
+// The hand reads trumps (high first), the Excuse, then the suits, colours alternating.
+function cardKey(c) {
+  if (c[0] === "T") return [0, 21 - c.slice(1)];
+  if (c === "EX") return [1, 0];
+  const r = "1 2 3 4 5 6 7 8 9 10 J N Q K".split(" ").indexOf(c.slice(0, -1));
+  return [2 + SUIT_ORDER[c.slice(-1)], r];
+}
+function sortCards(cards) {
+  return [...cards].sort((a, b) => { const x = cardKey(a), y = cardKey(b); return x[0] - y[0] || x[1] - y[1]; });
+}
+function cardEl(c, cls = "", attrs = {}) {
+  let top, big, extra = "";
+  if (c === "EX") { top = "★"; big = "★"; extra = " trump"; }
+  else if (c[0] === "T") { top = c.slice(1); big = c.slice(1); extra = " trump"; }
+  else { const [sym, red] = SUITS[c.slice(-1)]; top = c.slice(0, -1) + sym; big = sym; if (red) extra = " red"; }
+  return h("div", {class: "card" + extra + (cls ? " " + cls : ""), "data-card": c, title: c, ...attrs},
+    h("span", {}, top), h("span", {class: "big"}, big));
+}
+
+// --- views -------------------------------------------------------------------------
+function render() {
+  $("#lang").textContent = lang === "fr" ? "EN" : "FR";
+  $("#me").textContent = S.me ? S.me.name : "";
+  const app = $("#app");
+  app.replaceChildren();
+  if (!S.name) return app.append(nameForm());
+  if (!S.me) return;
+  if (!S.table) return app.append(lobbyView());
+  if (!S.state) return;
+  app.append(tableView());
+}
+
+function nameForm() {
+  const input = h("input", {id: "name", maxlength: 40, required: true, autofocus: true});
+  return h("form", {class: "panel", onsubmit: (e) => {
+    e.preventDefault(); S.name = input.value.trim(); if (!S.name) return;
+    localStorage.setItem("tarot.name", S.name); send({type: "hello", name: S.name, token: S.token});
+  }}, h("label", {for: "name"}, t("name") + " "), input, " ", h("button", {class: "primary", id: "enter"}, t("go")));
+}
+
+function optionsForm(opts, label, onsubmit) {
+  const f = h("form", {class: "grid", id: "options"});
+  const sel = h("select", {name: "players"}, [3, 4, 5].map((n) => h("option", {value: n, selected: n === opts.players}, n)));
+  f.append(h("label", {}, t("players")), sel,
+    h("label", {}, t("deals")), h("input", {name: "deals", type: "number", min: 1, max: 40, value: opts.deals}),
+    h("label", {}, t("movetime")), h("input", {name: "move_time", type: "number", min: 0, max: 600, value: opts.move_time || 0}),
+    h("label", {}, t("private")), h("input", {name: "private", type: "checkbox", checked: !!opts.private}),
+    h("label", {}, t("spectators")), h("input", {name: "spectators", type: "checkbox", checked: opts.spectators !== false}),
+    h("span"), h("button", {class: "primary", id: "submit-options"}, label));
+  f.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const mt = +f.move_time.value;
+    onsubmit({players: +f.players.value, deals: +f.deals.value, move_time: mt > 0 ? Math.max(5, mt) : null,
+      private: f.private.checked, spectators: f.spectators.checked});
+  });
+  return f;
+}
+
+function lobbyView() {
+  const rows = S.lobby.map((tb) => h("tr", {},
+    h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${t("deals").toLowerCase()}` +
+      (tb.options.move_time ? ` · ${tb.options.move_time}s` : "")),
+    h("td", {}, tb.seats.map((s) => (s.host ? "★ " : "") + (s.name || "—")).join(", ")),
+    h("td", {}, t("status_" + tb.status)),
+    h("td", {}, h("a", {href: "#/t/" + tb.id}, h("button", {}, t("join")))))); 
+  return h("div", {},
+    h("section", {class: "panel"}, h("h2", {}, t("lobby")),
+      rows.length ? h("table", {class: "tables"}, h("tbody", {}, rows)) : h("p", {}, t("none"))),
+    h("section", {class: "panel"}, h("h2", {}, t("create")),
+      optionsForm({players: 4, deals: 4, move_time: null, private: false, spectators: true}, t("create"),
+        (options) => send({type: "create_table", options}))));
+}
+
+function tableView() {
+  const st = S.state, tb = st.table, v = st.view, you = st.you, n = tb.seats.length;
+  const amHost = S.me && tb.host === S.me.id;
+  const wrap = h("div", {});
+  // info line
+  const info = h("div", {id: "info", class: "panel"});
+  if (st.game) {
+    info.append(h("span", {}, `${t("deal")} ${st.game.played + (tb.status === "playing" ? 1 : 0)}/${st.game.deals}`));
+    if (st.game.commitment) info.append(h("span", {class: "mono", title: t("commitment")}, "# " + st.game.commitment.slice(0, 16) + "…"));
+  }
+  if (v) {
+    if (v.contract) info.append(h("span", {}, `${t("taker")}: ${seatName(v.taker)} · ${t(v.contract)}`));
+    if (v.called) info.append(h("span", {}, `${t("called")}: `, cardEl(v.called, "small")));
+    if (v.turn != null) info.append(h("span", {id: "turn"}, v.turn === you ? h("b", {}, t("yourturn")) : `${t("turn")}: ${seatName(v.turn)}`));
+    if (S.timeLeft != null && v.turn != null) {
+      const left = Math.max(0, Math.round(S.timeLeft - (performance.now() - S.timerAt) / 1000));
+      info.append(h("span", {id: "timer"}, `${t("timeleft")}: ${left}s`));
+    }
+  } else if (tb.status === "waiting") info.append(h("span", {}, t("waiting")));
+  if (tb.options.private) info.append(h("span", {}, `${t("invite")}: `, h("input", {readonly: true, value: location.href, size: 30})));
+  if (you < 0) info.append(h("span", {}, t("spectator")));
+  wrap.append(info);
+  // the felt with seats
+  const felt = h("div", {id: "felt"});
+  const me = you >= 0 ? you : 0;
+  const last = v && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
+  const showLast = v && (S.showLast || (v.trick.length === 0 && last));
+  for (let i = 0; i < n; i++) {
+    const s = tb.seats[i], pos = (i - me + n) % n;
+    const el = h("div", {class: `seat p${n} pos-${pos}` + (v && v.turn === i ? " turn" : ""), "data-seat": i});
+    const label = h("span", {class: "name"}, (s.host ? h("span", {class: "star", title: "host"}, "★ ") : null),
+      s.name || "—", s.bot ? h("span", {class: "badge"}, s.bot) : null, s.away ? h("span", {class: "badge"}, t("away")) : null,
+      v && v.dealer === i ? h("span", {class: "badge"}, "D") : null, v && v.taker === i ? h("span", {class: "badge"}, "★" + t("taker")) : null,
+      v ? h("span", {class: "badge"}, v.hand_sizes[i]) : null);
+    el.append(label);
+    if (!s.taken && tb.status !== "playing") {
+      el.append(h("div", {},
+        you < 0 ? h("button", {class: "sit", onclick: () => send({type: "sit", seat: i})}, t("sit")) : null,
+        h("button", {class: "add-bot", onclick: () => send({type: "add_bot", seat: i, bot: "heuristic"})}, t("bot")),
+        h("button", {class: "add-search", onclick: () => send({type: "add_bot", seat: i, bot: "search"})}, t("search"))));
+    } else if (s.bot && amHost && tb.status !== "playing") {
+      el.append(h("div", {}, h("button", {onclick: () => send({type: "remove_bot", seat: i})}, "✕")));
+    }
+    const played = h("div", {class: "played"});
+    if (v) {
+      let card = null;
+      if (showLast && last) { const k = (i - last.leader + n) % n; card = last.cards[k]; }
+      else if (v.trick_leader != null) { const k = (i - v.trick_leader + n) % n; card = v.trick[k]; }
+      if (card) played.append(cardEl(card, showLast && last && last.winner === i ? "selected" : ""));
+    }
+    el.append(played);
+    felt.append(el);
+  }
+  const center = h("div", {id: "center"});
+  if (v && v.chien && v.phase !== "play" && v.phase !== "done") center.append(h("div", {}, t("chien"), h("div", {id: "chien"}, sortCards(v.chien).map((c) => cardEl(c, "small")))));
+  if (v && v.bids.length && v.phase === "bidding") center.append(h("div", {id: "bids"}, v.bids.map((b) => h("div", {}, `${seatName(b.seat)}: ${t(b.bid)}`))));
+  if (showLast && last) center.append(h("div", {}, `${t("last")} → ${seatName(last.winner)}`));
+  if (v && v.phase === "play" && v.tricks.length <= 1) {
+    // Shown to everyone at the start of the play (R11, R14): the écart's trumps and the poignées.
+    if (v.ecart_trumps.length) center.append(h("div", {id: "ecart-trumps"}, t("ecarttrumps"),
+      h("div", {}, sortCards(v.ecart_trumps).map((c) => cardEl(c, "small")))));
+    for (const [seat, cards] of Object.entries(v.poignees)) {
+      center.append(h("div", {class: "poignee-shown", "data-seat": seat}, `${t("poigneeof")} ${seatName(+seat)}`,
+        h("div", {}, sortCards(cards).map((c) => cardEl(c, "small")))));
+    }
+  }
+  felt.append(center);
+  wrap.append(felt);
+  // my actions and hand
+  if (v && you >= 0) { wrap.append(actionsView(v)); wrap.append(handView(v)); }
+  const tools = h("div", {id: "actions"});
+  if (v && v.tricks.length) tools.append(h("button", {id: "last", onclick: () => { S.showLast = !S.showLast; render(); }}, t("last")));
+  tools.append(h("button", {id: "leave", onclick: () => { send({type: "leave"}); location.hash = "#/"; }}, t("leave")));
+  wrap.append(tools);
+  if (st.last_result && S.resultShown) wrap.append(resultView(st.last_result));
+  if (st.game && st.game.ranking) wrap.append(rankingView(st.game.ranking));
+  if (st.game && st.game.sheet.length) wrap.append(sheetView(st.game));
+  if (amHost && tb.status !== "playing") {
+    wrap.append(h("section", {class: "panel"}, h("h3", {}, t("options")),
+      optionsForm(tb.options, t("save"), (options) => send({type: "set_options", options})),
+      tb.status === "finished" ? h("button", {class: "primary", id: "new-game", onclick: () => send({type: "new_game"})}, t("newgame")) : null));
+  }
+  return wrap;
+}
+
+function actionsView(v) {
+  const box = h("div", {id: "actions"});
+  if (v.turn !== v.seat) return box;
+  for (const a of v.legal) {
+    if ("bid" in a) box.append(h("button", {class: "bid", "data-bid": a.bid, onclick: () => act({bid: a.bid})}, t(a.bid)));
+    else if ("call" in a) box.append(h("button", {class: "call", "data-call": a.call, onclick: () => act({call: a.call})}, t("call"), " ", cardEl(a.call, "small")));
+    else if ("chelem" in a) box.append(h("button", {class: "chelem", onclick: () => act({chelem: a.chelem})}, a.chelem ? t("chelem") : t("nochelem")));
+  }
+  const eo = v.ecart_options;
+  if (v.phase === "ecart" && eo) {
+    const ok = S.selected.size === eo.size;
+    box.append(h("span", {}, `${t("select")} ${eo.size} ${t("cards")} (${S.selected.size}/${eo.size})` +
+      (eo.trumps_needed ? ` · ${eo.trumps_needed} ${t("trumpsneeded")}` : "")),
+      h("button", {class: "primary", id: "ecart", disabled: !ok, onclick: () => act({ecart: [...S.selected]})}, t("ecart")));
+  }
+  const po = v.poignee_options;
+  if (po && v.phase === "play") {
+    if (S.poignee) {
+      // Choosing the cards to show (R14): any of the allowed trumps, the Excuse only with all of them.
+      const count = S.poignee;
+      const toggle = (c) => () => { S.selected.has(c) ? S.selected.delete(c) : S.selected.add(c); render(); };
+      box.append(h("span", {}, `${t("poigneepick")} ${count} (${S.selected.size}/${count})`),
+        h("div", {id: "poignee-pick"}, sortCards(po.allowed).map((c) =>
+          cardEl(c, "small legal" + (S.selected.has(c) ? " selected" : ""), {onclick: toggle(c)}))),
+        h("button", {class: "primary", id: "poignee-show", disabled: S.selected.size !== count, onclick: () => {
+          const cards = [...S.selected]; S.poignee = null; S.selected.clear(); act({poignee: cards});
+        }}, t("poignee")),
+        h("button", {id: "poignee-cancel", onclick: () => { S.poignee = null; S.selected.clear(); render(); }}, t("cancel")));
+    } else {
+      for (const [size, count] of Object.entries(po.sizes)) {
+        box.append(h("button", {class: "poignee", onclick: () => {
+          // Start from the lowest trumps (the Excuse only when they fall short); the player edits.
+          const trumps = sortCards(po.allowed.filter((c) => c !== "EX")).reverse();
+          S.selected = new Set(trumps.length >= count ? trumps.slice(0, count) : [...trumps, "EX"]);
+          S.poignee = count; render();
+        }}, `${t("poignee")} (${t(size)}, ${count})`));
+      }
+    }
+  }
+  return box;
+}
+
+function handView(v) {
+  const hand = h("div", {id: "hand"});
+  const mine = v.turn === v.seat;
+  const plays = new Set(mine ? v.legal.filter((a) => "play" in a).map((a) => a.play) : []);
+  const eo = mine && v.phase === "ecart" ? v.ecart_options : null;
+  const allowed = eo ? new Set(eo.allowed) : null;
+  for (const c of sortCards(v.hand)) {
+    let cls = "", attrs = {};
+    if (eo) {
+      if (!allowed.has(c)) { cls = "disabled"; attrs.title = `${c} ${t("notallowed")}`; }
+      else {
+        cls = "legal" + (S.selected.has(c) ? " selected" : "");
+        attrs.onclick = () => { S.selected.has(c) ? S.selected.delete(c) : S.selected.add(c); render(); };
+      }
+    } else if (plays.size) {
+      if (plays.has(c)) { cls = "legal"; attrs.onclick = () => act({play: c}); } else cls = "disabled";
+    }
+    hand.append(cardEl(c, cls, attrs));
+  }
+  return hand;
+}
+
+function act(action) { send({type: "act", action}); }
+
+function resultView(r) {
+  const res = r.result, row = r.row;
+  const box = h("section", {class: "panel result", id: "result"}, h("h3", {}, `${t("result")} — ${t("deal")} ${r.deal}`));
+  if (res.annulled) box.append(h("p", {}, `${t("annulled")} (${res.annulled})`));
+  else box.append(h("p", {}, `${seatName(res.taker)} · ${t(res.contract)} · ${res.points} ${t("points")} · ${res.oudlers} ${t("oudlers")} · `,
+    h("b", {}, res.made ? t("made") : t("lost"))),
+    h("p", {}, S.state.table.seats.map((s, i) => `${s.name}: ${res.scores[i] > 0 ? "+" : ""}${res.scores[i]}`).join(" · ")));
+  box.append(h("p", {class: "mono"}, `${t("commitment")}: ${r.commitment}`, h("br"), `${t("seed")}: ${r.seed} · ${t("salt")}: ${r.salt}`));
+  box.append(h("button", {onclick: () => { S.resultShown = null; render(); }}, t("close")));
+  return box;
+}
+
+function sheetView(game) {
+  const seats = S.state.table.seats;
+  return h("section", {class: "panel", id: "sheet"}, h("h3", {}, t("sheet")),
+    h("table", {class: "sheet"}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), seats.map((s) => h("th", {}, s.name)))),
+      h("tbody", {}, game.sheet.map((r) => h("tr", {}, h("td", {}, r.deal ?? "–"),
+        h("td", {}, r.annulled ? t("annulled") : `${seatName(r.taker)} ${t(r.contract)} ${r.made ? "✓" : "✗"}`),
+        r.totals.map((x, i) => h("td", {title: String(r.scores[i])}, x)))))));
+}
+
+function rankingView(ranking) {
+  return h("section", {class: "panel", id: "ranking"}, h("h3", {}, t("ranking")),
+    h("ol", {}, ranking.map((r) => h("li", {}, `${seatName(r.seat)}: ${r.total}`))));
+}
+
+$("#lang").addEventListener("click", () => { lang = lang === "fr" ? "en" : "fr"; localStorage.setItem("tarot.lang", lang); document.documentElement.lang = lang; render(); });
+setInterval(() => { if (S.state && S.timeLeft != null) { const el = $("#timer"); if (el) render(); } }, 1000);
+connect();
+render();

@@ -1,0 +1,243 @@
+"""Persistence (SQLAlchemy 2): players, tables, games, deals (tarot-deal/1 records) and every action.
+
+All database work runs on one worker thread (``Store.run``) so the event loop never blocks on
+I/O and SQLite sees one writer. The schema is created and upgraded by Alembic
+(``tarot/server/migrations``), programmatically at start-up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, create_engine, event, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+T = TypeVar("T")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created: Mapped[float]
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    host: Mapped[str | None] = mapped_column(String(32))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, finished, closed
+    version: Mapped[int] = mapped_column(Integer)
+    created: Mapped[float]
+    updated: Mapped[float]
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    number: Mapped[int]
+    players: Mapped[int]
+    deals: Mapped[int]
+    first_dealer: Mapped[int]
+    status: Mapped[str] = mapped_column(String(16))  # playing, finished
+    totals: Mapped[list[int]] = mapped_column(JSON)
+    started: Mapped[float]
+    finished: Mapped[float | None]
+
+
+class DealRow(Base):
+    __tablename__ = "deals"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int]
+    dealer: Mapped[int]
+    seed: Mapped[str] = mapped_column(String(64))
+    salt: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))  # playing, done
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # tarot-deal/1, once done
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("deal_id", "index"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id"), index=True)
+    index: Mapped[int]
+    table_version: Mapped[int]
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    by: Mapped[str] = mapped_column(String(16))  # player, bot, timeout, away
+    created: Mapped[float]
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` URLs use psycopg 3; anything else is passed to SQLAlchemy as is."""
+    if url.startswith("postgresql://") or url.startswith("postgres://"):
+        return "postgresql+psycopg://" + url.split("://", 1)[1]
+    return url
+
+
+def default_url(directory: Path | None = None) -> str:
+    return f"sqlite:///{(directory or Path.cwd()) / 'tarot.sqlite3'}"
+
+
+def migrate(url: str) -> None:
+    """Create or upgrade the schema with Alembic (the scripts ship inside the package)."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
+    command.upgrade(cfg, "head")
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class LoadedTable:
+    row: TableRow
+    game: GameRow | None
+    deals: list[tuple[DealRow, list[ActionRow]]]
+
+
+class Store:
+    """The repository. Methods ending in ``_sync`` run on the store thread; ``run`` gets there."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        kwargs: dict[str, Any] = {}
+        if self.url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False}
+        self.engine: Engine = create_engine(self.url, **kwargs)
+        if self.url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-store")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, fn, *args)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        self.engine.dispose()
+
+    # --- players -----------------------------------------------------------------
+
+    def player_by_token(self, token: str) -> PlayerRow | None:
+        with self.sessions() as s:
+            return s.scalar(select(PlayerRow).where(PlayerRow.token_hash == token_hash(token)))
+
+    def save_player(self, pid: str, token: str, name: str) -> None:
+        with self.sessions.begin() as s:
+            row = s.get(PlayerRow, pid)
+            if row is None:
+                s.add(PlayerRow(id=pid, token_hash=token_hash(token), name=name, created=time.time()))
+            else:
+                row.name = name
+
+    # --- tables ------------------------------------------------------------------
+
+    def save_table(self, tid: str, host: str | None, options: dict[str, Any], seats: list[Any],
+                   status: str, version: int) -> None:
+        with self.sessions.begin() as s:
+            row = s.get(TableRow, tid)
+            now = time.time()
+            if row is None:
+                s.add(TableRow(id=tid, host=host, options=options, seats=seats, status=status,
+                               version=version, created=now, updated=now))
+            else:
+                row.host, row.options, row.seats = host, options, seats
+                row.status, row.version, row.updated = status, version, now
+
+    def start_game(self, tid: str, number: int, players: int, deals: int, first_dealer: int) -> int:
+        with self.sessions.begin() as s:
+            g = GameRow(table_id=tid, number=number, players=players, deals=deals,
+                        first_dealer=first_dealer, status="playing", totals=[0] * players,
+                        started=time.time(), finished=None)
+            s.add(g)
+            s.flush()
+            return g.id
+
+    def finish_game(self, gid: int, totals: list[int]) -> None:
+        with self.sessions.begin() as s:
+            g = s.get(GameRow, gid)
+            assert g is not None
+            g.status, g.totals, g.finished = "finished", totals, time.time()
+
+    def start_deal(self, gid: int, number: int, dealer: int, seed: str, salt: str, commitment: str) -> int:
+        with self.sessions.begin() as s:
+            d = DealRow(game_id=gid, number=number, dealer=dealer, seed=seed, salt=salt,
+                        commitment=commitment, status="playing", record=None, result=None)
+            s.add(d)
+            s.flush()
+            return d.id
+
+    def add_action(self, deal_id: int, index: int, version: int, action: dict[str, Any], by: str,
+                   table_id: str) -> None:
+        with self.sessions.begin() as s:
+            s.add(ActionRow(deal_id=deal_id, index=index, table_version=version, action=action, by=by,
+                            created=time.time()))
+            t = s.get(TableRow, table_id)
+            if t is not None:
+                t.version, t.updated = version, time.time()
+
+    def finish_deal(self, deal_id: int, record: dict[str, Any], result: dict[str, Any],
+                    gid: int, totals: list[int]) -> None:
+        with self.sessions.begin() as s:
+            d = s.get(DealRow, deal_id)
+            assert d is not None
+            d.status, d.record, d.result = "done", record, result
+            g = s.get(GameRow, gid)
+            assert g is not None
+            g.totals = totals
+
+    def load_open_tables(self) -> list[LoadedTable]:
+        """Tables not closed, with their game in progress (if any), its deals and their actions."""
+        out: list[LoadedTable] = []
+        with self.sessions() as s:
+            for row in s.scalars(select(TableRow).where(TableRow.status != "closed")):
+                game = s.scalar(select(GameRow).where(GameRow.table_id == row.id)
+                                .order_by(GameRow.number.desc()).limit(1))
+                deals: list[tuple[DealRow, list[ActionRow]]] = []
+                if game is not None:
+                    for d in s.scalars(select(DealRow).where(DealRow.game_id == game.id)
+                                       .order_by(DealRow.number)):
+                        acts = list(s.scalars(select(ActionRow).where(ActionRow.deal_id == d.id)
+                                              .order_by(ActionRow.index)))
+                        deals.append((d, acts))
+                out.append(LoadedTable(row, game, deals))
+        return out
+
+    def count(self, model: type[Base]) -> int:
+        with self.sessions() as s:
+            return len(list(s.scalars(select(model))))
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()

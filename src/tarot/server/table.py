@@ -1,0 +1,642 @@
+"""A table: one asyncio task owning its state, applying queued messages in order.
+
+Every applied action goes to the store before it is broadcast; every recipient gets its own
+seat's view (spectators: seat -1) so a client never receives a card it may not see. Events carry
+the table version; the last ``LOG_SIZE`` events are kept so a reconnecting client gets what it
+missed, else a snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from tarot.bots import Bot, make_bot
+from tarot.engine import Action, Deal, Ecart, IllegalAction, action_from_dict, action_to_dict
+
+from . import protocol as p
+from .game import DealInfo, ServerGame
+
+if TYPE_CHECKING:
+    from .store import LoadedTable, Store
+
+log = logging.getLogger("tarot.server")
+LOG_SIZE = 2000
+
+
+class Client(Protocol):
+    """A connection as the table sees it."""
+
+    player_id: str
+    name: str
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+
+@dataclass
+class Settings:
+    grace: float = 30.0  # seconds away before a bot plays for a seated player
+    bot_delay: float = 0.6  # pause before a bot's move, so people can follow
+    think: float = 0.5  # search bot budget per decision
+
+
+@dataclass
+class Seat:
+    player_id: str | None = None
+    name: str = ""
+    bot: str | None = None  # heuristic, search, random: a bot sits here
+    conns: set[Client] = field(default_factory=set)
+    away_since: float | None = None  # a human with no connection, since (monotonic)
+
+    @property
+    def empty(self) -> bool:
+        return self.player_id is None and self.bot is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player_id": self.player_id, "name": self.name, "bot": self.bot}
+
+
+def public_action(action: Action) -> dict[str, Any]:
+    """What everyone may see of an action: an écart is only its size (its trumps are in views)."""
+    d = action_to_dict(action)
+    if isinstance(action, Ecart):
+        d["ecart"] = len(action.cards)
+    return d
+
+
+class Table:
+    def __init__(self, hub: Hub, tid: str, options: p.TableOptions, host: str | None) -> None:
+        self.hub = hub
+        self.id = tid
+        self.options = options
+        self.host = host
+        self.seats = [Seat() for _ in range(options.players)]
+        self.version = 0
+        self.status = "waiting"  # waiting, playing, finished
+        self.game: ServerGame | None = None
+        self.games_played = 0
+        self.watchers: set[Client] = set()
+        self.log: deque[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = deque(maxlen=LOG_SIZE)
+        self.queue: asyncio.Queue[tuple[str, Any, Any]] = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.bots: dict[tuple[int, str], Bot] = {}
+        self.auto_tasks: set[asyncio.Task[None]] = set()
+        self.turn_started = time.monotonic()
+        self.turn_key: tuple[int, int | None] | None = None
+        self.auto_version = -1  # the version an automatic move was started for
+        self.last_auto: dict[str, Any] | None = None
+        self.last_result: dict[str, Any] | None = None
+
+    # --- public entry points (called from connections; run in the actor) ------------
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
+
+    def submit(self, client: Client | None, message: Any) -> None:
+        self.queue.put_nowait(("msg", client, message))
+
+    def gone(self, client: Client) -> None:
+        self.queue.put_nowait(("gone", client, None))
+
+    async def stop(self) -> None:
+        for t in list(self.auto_tasks):
+            t.cancel()
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+    # --- the actor -----------------------------------------------------------------
+
+    async def run(self) -> None:
+        while True:
+            deadline = self._arm()
+            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+            try:
+                kind, client, payload = await asyncio.wait_for(self.queue.get(), timeout)
+            except TimeoutError:
+                self._on_deadline()
+                continue
+            try:
+                if kind == "msg":
+                    await self._handle(client, payload)
+                elif kind == "gone":
+                    await self._gone(client)
+                elif kind == "auto":
+                    await self._auto(*payload)
+            except Exception:  # a bug must not kill the table
+                log.exception("table %s: error handling %s", self.id, kind)
+                if client is not None:
+                    client.send(p.error("internal error", "internal"))
+
+    # --- automatic moves: bots, players away, time out --------------------------------
+
+    def _deal(self) -> Deal | None:
+        if self.status != "playing" or self.game is None or self.game.current is None:
+            return None
+        return self.game.current.deal
+
+    def _turn_owner(self) -> tuple[int, Seat] | None:
+        deal = self._deal()
+        if deal is None or deal.turn is None:
+            return None
+        return deal.turn, self.seats[deal.turn]
+
+    def _arm(self) -> float | None:
+        """Start the automatic move due now, or return when one will be due."""
+        owner = self._turn_owner()
+        if owner is None:
+            return None
+        seat_no, seat = owner
+        key = (self.version, seat_no)
+        if key != self.turn_key:
+            self.turn_key = key
+            self.turn_started = time.monotonic()
+        if self.auto_version == self.version:
+            return None
+        if seat.bot is not None:
+            self._start_auto(seat_no, seat.bot, "bot", self.hub.settings.bot_delay)
+            return None
+        now = time.monotonic()
+        due: list[float] = []
+        if seat.away_since is not None:
+            at = seat.away_since + self.hub.settings.grace
+            if at <= now:
+                self._start_auto(seat_no, "heuristic", "away", self.hub.settings.bot_delay)
+                return None
+            due.append(at)
+        if self.options.move_time is not None:
+            due.append(self.turn_started + self.options.move_time)
+        return min(due) if due else None
+
+    def _on_deadline(self) -> None:
+        owner = self._turn_owner()
+        if owner is None or self.auto_version == self.version:
+            return
+        seat_no, seat = owner
+        now = time.monotonic()
+        if seat.away_since is not None and seat.away_since + self.hub.settings.grace <= now:
+            self._start_auto(seat_no, "heuristic", "away", 0.0)
+        elif self.options.move_time is not None and self.turn_started + self.options.move_time <= now + 0.001:
+            self._start_auto(seat_no, "heuristic", "timeout", 0.0)
+
+    def _bot(self, seat_no: int, kind: str) -> Bot:
+        bot = self.bots.get((seat_no, kind))
+        if bot is None:
+            opts: dict[str, Any] = {"think": self.hub.settings.think} if kind == "search" else {}
+            bot = make_bot(kind, seed=secrets.randbits(32), **opts)
+            self.bots[(seat_no, kind)] = bot
+        return bot
+
+    def _start_auto(self, seat_no: int, kind: str, why: str, delay: float) -> None:
+        deal = self._deal()
+        assert deal is not None
+        self.auto_version = self.version
+        version = self.version
+        view = deal.view(seat_no)
+        bot = self._bot(seat_no, kind)
+
+        async def move() -> None:
+            if delay:
+                await asyncio.sleep(delay)
+            try:
+                action = await asyncio.to_thread(bot.act, view)
+            except Exception:
+                log.exception("table %s: bot %s failed; playing the first legal action", self.id, kind)
+                action = view.legal[0] if view.legal else self._fallback(deal, seat_no)
+            self.queue.put_nowait(("auto", None, (version, seat_no, action, why)))
+
+        task = asyncio.create_task(move())
+        self.auto_tasks.add(task)
+        task.add_done_callback(self.auto_tasks.discard)
+
+    @staticmethod
+    def _fallback(deal: Deal, seat_no: int) -> Action:
+        opts = deal.ecart_options()
+        assert opts is not None
+        return Ecart(seat_no, opts.allowed[: opts.size])
+
+    async def _auto(self, version: int, seat_no: int, action: Action, why: str) -> None:
+        if version != self.version:
+            return  # the position moved on (the player came back and played)
+        try:
+            await self._apply(seat_no, action, why)
+        except IllegalAction:
+            log.exception("table %s: automatic move refused", self.id)
+            deal = self._deal()
+            if deal is not None and deal.legal_actions():
+                await self._apply(seat_no, deal.legal_actions()[0], why)
+
+    # --- messages ------------------------------------------------------------------
+
+    def seat_of(self, client: Client) -> int | None:
+        for i, s in enumerate(self.seats):
+            if s.player_id is not None and s.player_id == client.player_id:
+                return i
+        return None
+
+    async def _handle(self, client: Client, msg: Any) -> None:
+        handler: Callable[[Client, Any], Any] | None = getattr(self, f"_on_{msg.type}", None)
+        if handler is None:
+            client.send(p.error(f"{msg.type} is not a table message", "bad_request"))
+            return
+        result = handler(client, msg)
+        if asyncio.iscoroutine(result):
+            await result
+
+    def _on_join(self, client: Client, msg: p.Join) -> None:
+        seat = self.seat_of(client)
+        if (seat is None and not self.options.spectators and self.status == "playing"
+                and client.player_id != self.host):
+            client.send(p.error("this table does not allow spectators", "no_spectators", table=self.id))
+            return
+        self.watchers.add(client)
+        if seat is not None:
+            s = self.seats[seat]
+            s.conns.add(client)
+            if s.away_since is not None:
+                s.away_since = None
+                self._event({"kind": "presence", "seat": seat, "away": False}, lobby=False)
+        self._catch_up(client, msg.since)
+
+    def _catch_up(self, client: Client, since: int | None) -> None:
+        seat = self._seat_for(client)
+        if since is not None and since <= self.version and (
+                since == self.version or (self.log and self.log[0][0] <= since + 1)):
+            missed = [self._render(e, priv, seat) | {"version": v} for v, e, priv in self.log if v > since]
+            client.send({"type": "missed", "table": self.id, "since": since, "events": missed})
+        client.send({"type": "snapshot", "table": self.id, "version": self.version,
+                     "state": self.state(seat)})
+
+    def _seat_for(self, client: Client) -> int:
+        seat = self.seat_of(client)
+        return -1 if seat is None else seat
+
+    async def _on_sit(self, client: Client, msg: p.Sit) -> None:
+        if client not in self.watchers:
+            client.send(p.error("join the table first", "not_joined"))
+            return
+        if self.seat_of(client) is not None:
+            client.send(p.error("you already sit at this table", "seated"))
+            return
+        if msg.seat >= len(self.seats) or not self.seats[msg.seat].empty:
+            client.send(p.error(f"seat {msg.seat} is not free", "seat_taken"))
+            return
+        s = self.seats[msg.seat]
+        s.player_id, s.name, s.bot, s.away_since = client.player_id, client.name, None, None
+        s.conns = {client}
+        if self.host is None:
+            self.host = client.player_id
+        await self._changed({"kind": "sit", "seat": msg.seat, "name": client.name})
+        await self._maybe_start()
+
+    async def _on_leave(self, client: Client, _msg: p.Leave) -> None:
+        seat = self.seat_of(client)
+        self.watchers.discard(client)
+        if seat is None:
+            return
+        s = self.seats[seat]
+        if self.status == "playing":  # the game goes on: a bot takes the seat
+            s.player_id, s.bot, s.conns, s.away_since = None, "heuristic", set(), None
+            s.name = f"{s.name} (bot)"
+        else:
+            self.seats[seat] = Seat()
+        await self._changed({"kind": "leave", "seat": seat})
+
+    async def _on_add_bot(self, client: Client, msg: p.AddBot) -> None:
+        if client not in self.watchers:
+            client.send(p.error("join the table first", "not_joined"))
+            return
+        if msg.seat >= len(self.seats) or not self.seats[msg.seat].empty:
+            client.send(p.error(f"seat {msg.seat} is not free", "seat_taken"))
+            return
+        self.seats[msg.seat] = Seat(bot=msg.bot, name=f"{msg.bot.capitalize()} {msg.seat + 1}")
+        await self._changed({"kind": "add_bot", "seat": msg.seat, "bot": msg.bot})
+        await self._maybe_start()
+
+    async def _on_remove_bot(self, client: Client, msg: p.RemoveBot) -> None:
+        if not self._host_between_games(client):
+            return
+        if msg.seat >= len(self.seats) or self.seats[msg.seat].bot is None:
+            client.send(p.error(f"no bot at seat {msg.seat}", "no_bot"))
+            return
+        self.seats[msg.seat] = Seat()
+        await self._changed({"kind": "remove_bot", "seat": msg.seat})
+
+    def _host_between_games(self, client: Client) -> bool:
+        if client.player_id != self.host:
+            client.send(p.error("only the host may do this", "not_host"))
+            return False
+        if self.status == "playing":
+            client.send(p.error("only between games", "game_running"))
+            return False
+        return True
+
+    async def _on_set_options(self, client: Client, msg: p.SetOptions) -> None:
+        if not self._host_between_games(client):
+            return
+        n = msg.options.players
+        if n < len(self.seats):
+            for seat in self.seats[n:]:
+                for c in seat.conns:
+                    c.send(p.error("the host made the table smaller: your seat is gone", "seat_removed"))
+            self.seats = self.seats[:n]
+        else:
+            self.seats += [Seat() for _ in range(n - len(self.seats))]
+        self.options = msg.options
+        self.status = "waiting" if self.status == "finished" else self.status
+        await self._changed({"kind": "options", "options": self.options.model_dump()})
+
+    async def _on_new_game(self, client: Client, _msg: p.NewGame) -> None:
+        if not self._host_between_games(client):
+            return
+        if any(s.empty for s in self.seats):
+            client.send(p.error("every seat must be taken", "seats_free"))
+            return
+        await self._start_game()
+
+    async def _on_act(self, client: Client, msg: p.Act) -> None:
+        seat = self.seat_of(client)
+        if seat is None:
+            client.send(p.error("you do not sit at this table", "not_seated"))
+            return
+        deal = self._deal()
+        if deal is None:
+            client.send(p.error("no deal is being played", "no_deal"))
+            return
+        obj = dict(msg.action)
+        obj.setdefault("seat", seat)
+        try:
+            action, extra = action_from_dict(obj)
+        except ValueError as e:
+            client.send(p.error(str(e), "bad_action"))
+            return
+        if extra:
+            client.send(p.error(f"unknown action keys: {', '.join(sorted(extra))}", "bad_action"))
+            return
+        if action.seat != seat:
+            client.send(p.error(f"you sit at seat {seat}, not {action.seat}", "wrong_seat"))
+            return
+        try:
+            await self._apply(seat, action, "player")
+        except IllegalAction as e:
+            client.send(p.error(str(e), "illegal", rule=e.rule if hasattr(e, "rule") else None))
+
+    async def _on_resume(self, _client: Client | None, _msg: Any) -> None:
+        game = self.game
+        if self.status != "playing" or game is None or game.current is not None:
+            return
+        if game.is_over:
+            store = self.hub.store
+            await store.run(store.finish_game, game.db_id, list(game.totals))
+            self.status = "finished"
+            await self._save_table()
+            self._event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()})
+        else:
+            await self._next_deal()
+
+    def _on_ping(self, client: Client, _msg: p.Ping) -> None:
+        client.send({"type": "pong", "table": self.id, "version": self.version})
+
+    async def _gone(self, client: Client) -> None:
+        self.watchers.discard(client)
+        seat = self.seat_of(client)
+        if seat is None:
+            return
+        s = self.seats[seat]
+        s.conns.discard(client)
+        if not s.conns and s.away_since is None:
+            s.away_since = time.monotonic()
+            self._event({"kind": "presence", "seat": seat, "away": True}, lobby=False)
+
+    # --- the game ------------------------------------------------------------------
+
+    async def _maybe_start(self) -> None:
+        if self.status == "waiting" and not any(s.empty for s in self.seats):
+            await self._start_game()
+
+    async def _start_game(self) -> None:
+        self.games_played += 1
+        n = self.options.players
+        game = ServerGame(n, self.options.deals, first_dealer=secrets.randbelow(n), number=self.games_played)
+        store = self.hub.store
+        game.db_id = await store.run(store.start_game, self.id, game.number, n, game.deals, game.first_dealer)
+        self.game = game
+        self.status = "playing"
+        self.last_result = None
+        await self._save_table()
+        self._event({"kind": "game_start", "game": game.number, "deals": game.deals}, lobby=True)
+        await self._next_deal()
+
+    async def _next_deal(self) -> None:
+        game = self.game
+        assert game is not None
+        info = game.new_deal()
+        store = self.hub.store
+        info.db_id = await store.run(store.start_deal, game.db_id, info.number, info.dealer,
+                                     info.seed, info.salt, info.commitment)
+        self._event({"kind": "deal_start", "deal": info.number, "dealer": info.dealer,
+                     "commitment": info.commitment})
+        if info.deal.is_over:  # annulled at once (petit sec): _end_deal redeals or ends the game
+            await self._end_deal()
+
+    async def _apply(self, seat: int, action: Action, by: str) -> None:
+        game = self.game
+        assert game is not None and game.current is not None
+        info = game.current
+        info.deal.check(action)  # raises IllegalAction, nothing changed
+        # Stored first: if the write fails the table is left exactly as it was (and nothing is sent).
+        store = self.hub.store
+        await store.run(store.add_action, info.db_id, info.actions, self.version + 1, action_to_dict(action),
+                        by, self.id)
+        game.apply(action)
+        self.version += 1
+        event: dict[str, Any] = {"kind": "action", "seat": seat, "action": public_action(action), "by": by}
+        private = {seat: event | {"action": action_to_dict(action)}} if isinstance(action, Ecart) else {}
+        self._record(event, private)
+        if info.deal.is_over:
+            await self._end_deal()
+
+    async def _end_deal(self) -> bool:
+        """Close the finished deal; start the next or end the game. True when the game is over."""
+        game = self.game
+        assert game is not None and game.current is not None
+        info: DealInfo = game.current
+        row, record = game.close_deal()
+        result = info.deal.result().to_dict()
+        store = self.hub.store
+        await store.run(store.finish_deal, info.db_id, record, result, game.db_id, list(game.totals))
+        self.last_result = {"deal": info.number, "result": result, "row": row.to_dict(),
+                            "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
+                            "record": record}
+        self._event({"kind": "deal_end", **self.last_result})
+        if game.is_over:
+            await store.run(store.finish_game, game.db_id, list(game.totals))
+            self.status = "finished"
+            await self._save_table()
+            self._event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()},
+                        lobby=True)
+            return True
+        await self._next_deal()
+        return False
+
+    # --- events and state ------------------------------------------------------------
+
+    def _record(self, event: dict[str, Any], private: dict[int, dict[str, Any]]) -> None:
+        self.log.append((self.version, event, private))
+        for c in list(self.watchers):
+            seat = self._seat_for(c)
+            c.send({"type": "event", "table": self.id, "version": self.version,
+                    "event": self._render(event, private, seat), "state": self.state(seat)})
+
+    def _event(self, event: dict[str, Any], lobby: bool = False) -> None:
+        self.version += 1
+        self._record(event, {})
+        if lobby:
+            self.hub.lobby_changed()
+
+    async def _changed(self, event: dict[str, Any]) -> None:
+        self.version += 1
+        await self._save_table()
+        self._record(event, {})
+        self.hub.lobby_changed()
+
+    async def _save_table(self) -> None:
+        store = self.hub.store
+        await store.run(store.save_table, self.id, self.host, self.options.model_dump(),
+                        [s.to_dict() for s in self.seats], self.status, self.version)
+
+    @staticmethod
+    def _render(event: dict[str, Any], private: dict[int, dict[str, Any]], seat: int) -> dict[str, Any]:
+        return private.get(seat, event)
+
+    def summary(self) -> dict[str, Any]:
+        """The table as the lobby shows it."""
+        return {"id": self.id, "options": self.options.model_dump(), "host": self.host,
+                "status": self.status,
+                "seats": [{"name": s.name or None, "bot": s.bot, "taken": not s.empty,
+                           "host": s.player_id is not None and s.player_id == self.host,
+                           "away": s.away_since is not None} for s in self.seats]}
+
+    def state(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` (-1: a spectator) may know now."""
+        deal = self._deal()
+        deadline = None
+        if deal is not None and deal.turn is not None and self.options.move_time is not None:
+            deadline = max(0.0, self.turn_started + self.options.move_time - time.monotonic())
+        game = self.game
+        out: dict[str, Any] = {
+            "table": self.summary(), "you": seat, "version": self.version,
+            "game": None if game is None else {
+                "number": game.number, "deals": game.deals, "played": game.played,
+                "deal": game.current.number if game.current else None,
+                "commitment": game.current.commitment if game.current else None,
+                "dealer": game.current.dealer if game.current else None,
+                "totals": list(game.totals), "sheet": game.sheet(),
+                "ranking": game.ranking() if self.status == "finished" else None,
+            },
+            "view": None if deal is None else deal.view(seat).to_dict(),
+            "time_left": deadline,
+            "last_result": self.last_result,
+        }
+        return out
+
+    # --- restart recovery ------------------------------------------------------------
+
+    @classmethod
+    def restore(cls, hub: Hub, loaded: LoadedTable) -> Table:
+        row = loaded.row
+        t = cls(hub, row.id, p.TableOptions.model_validate(row.options), row.host)
+        t.seats = [Seat(player_id=s.get("player_id"), name=s.get("name", ""), bot=s.get("bot"))
+                   for s in row.seats]
+        now = time.monotonic()
+        for s in t.seats:
+            if s.player_id is not None:
+                s.away_since = now  # nobody is connected yet: the grace period starts now
+        t.version = row.version
+        t.status = row.status
+        g = loaded.game
+        if g is not None:
+            t.games_played = g.number
+        if g is not None and g.status == "playing":
+            game = ServerGame(g.players, g.deals, first_dealer=g.first_dealer, number=g.number, db_id=g.id)
+            for d, acts in loaded.deals:
+                info = DealInfo(d.number, d.dealer, d.seed, d.salt,
+                                Deal.new(g.players, d.dealer, seed=d.seed), db_id=d.id)
+                game.current = info
+                for a in acts:
+                    action, _ = action_from_dict(a.action)
+                    game.apply(action)
+                    t.version = max(t.version, a.table_version)
+                if info.deal.is_over:
+                    game.close_deal()
+            t.game = game
+            t.status = "playing"
+        t.version += 1  # events after a restart are new; older clients get a snapshot
+        return t
+
+
+class Hub:
+    """All tables of this process, the store, and the lobby's watchers."""
+
+    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+        self.store = store
+        self.settings = settings or Settings()
+        self.tables: dict[str, Table] = {}
+        self.lobby: set[Client] = set()
+        self._lobby_pending = False
+
+    async def recover(self) -> None:
+        for loaded in await self.store.run(self.store.load_open_tables):
+            try:
+                table = Table.restore(self, loaded)
+            except Exception:
+                log.exception("cannot restore table %s", loaded.row.id)
+                continue
+            self.tables[table.id] = table
+            table.start()
+            if table.status == "playing" and table.game is not None and table.game.current is None:
+                table.submit(None, _Resume())
+
+    async def create(self, client: Client, options: p.TableOptions) -> Table:
+        tid = secrets.token_urlsafe(8)
+        table = Table(self, tid, options, client.player_id)
+        await table._save_table()
+        self.tables[tid] = table
+        table.start()
+        self.lobby_changed()
+        return table
+
+    def lobby_state(self) -> dict[str, Any]:
+        tables = [t.summary() for t in self.tables.values() if not t.options.private]
+        return {"type": "lobby", "tables": tables}
+
+    def lobby_changed(self) -> None:
+        if self._lobby_pending or not self.lobby:
+            return
+        self._lobby_pending = True
+
+        def flush() -> None:
+            self._lobby_pending = False
+            msg = self.lobby_state()
+            for c in list(self.lobby):
+                c.send(msg)
+
+        asyncio.get_running_loop().call_later(0.05, flush)
+
+    async def close(self) -> None:
+        for t in self.tables.values():
+            await t.stop()
+
+
+class _Resume:
+    """Internal: a restored game whose last deal was closed starts its next deal."""
+
+    type = "resume"

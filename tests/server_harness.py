@@ -1,0 +1,200 @@
+"""Helpers for the server tests: an app on a fresh database, scripted websocket clients."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("fastapi")
+
+from starlette.testclient import TestClient
+
+from tarot.server.app import create_app
+from tarot.server.table import Settings
+
+PG_URL = os.environ.get("TAROT_TEST_POSTGRES_URL")
+
+
+def reset_postgres(url: str) -> None:
+    from sqlalchemy import create_engine, text
+
+    from tarot.server.store import normalize_url
+
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as conn:
+        for name in ("actions", "deals", "games", "tables", "players", "alembic_version"):
+            conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
+    engine.dispose()
+
+
+def db_url(kind: str, tmp_path: Path) -> str:
+    if kind == "postgres":
+        if not PG_URL:
+            pytest.skip("TAROT_TEST_POSTGRES_URL is not set")
+        reset_postgres(PG_URL)
+        return PG_URL
+    return f"sqlite:///{tmp_path / 'tarot.sqlite3'}"
+
+
+OPEN: list[Player] = []
+
+
+@contextlib.contextmanager
+def make_client(url: str, **settings: Any) -> Iterator[TestClient]:
+    """The app in process; every Player still open is closed before the app stops."""
+    opts = {"grace": 30.0, "bot_delay": 0.0, "think": 0.05} | settings
+    with TestClient(create_app(url, Settings(**opts))) as client:
+        try:
+            yield client
+        finally:
+            while OPEN:
+                OPEN.pop().close()
+
+
+async def _receive(rx: Any, timeout: float) -> Any:
+    with anyio.fail_after(timeout):
+        return await rx.receive()
+
+
+class Player:
+    """A scripted client: keeps every message and the latest state it saw."""
+
+    def __init__(self, client: TestClient, name: str, token: str | None = None) -> None:
+        self.ctx = client.websocket_connect("/ws")
+        self.ws = self.ctx.__enter__()
+        OPEN.append(self)
+        self.closed = False
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.version = 0
+        self.send({"type": "hello", "name": name, **({"token": token} if token else {})})
+        welcome = self.expect("welcome")
+        self.token: str = welcome["token"]
+        self.id: str = welcome["player"]["id"]
+        self.acted_version = -1
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.ws.send_json(msg)
+
+    def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        message = self.ws.portal.call(_receive, self.ws._send_rx, timeout)
+        if message["type"] == "websocket.close":
+            raise ConnectionError(f"closed {message.get('code')}")
+        import json
+
+        msg: dict[str, Any] = json.loads(message["text"])
+        self.messages.append(msg)
+        if msg["type"] in ("event", "snapshot"):
+            self.state = msg["state"]
+            self.version = msg["state"]["version"]
+        return msg
+
+    def poll(self) -> bool:
+        """Read what is waiting; True if anything was."""
+        got = False
+        while True:
+            try:
+                self.recv(0.001)
+            except TimeoutError:
+                return got
+            got = True
+
+    def expect(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while True:
+            msg = self.recv(max(0.01, end - time.monotonic()))
+            if msg["type"] == kind:
+                return msg
+            if time.monotonic() > end:
+                raise TimeoutError(kind)
+
+    def until(self, pred: Any, timeout: float = 20.0) -> dict[str, Any]:
+        end = time.monotonic() + timeout
+        while not (self.state is not None and pred(self.state)):
+            if time.monotonic() > end:
+                raise TimeoutError("condition not reached")
+            with contextlib.suppress(TimeoutError):
+                self.recv(max(0.01, end - time.monotonic()))
+        assert self.state is not None
+        return self.state
+
+    def errors(self) -> list[dict[str, Any]]:
+        return [m for m in self.messages if m["type"] == "error"]
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.ctx.__exit__(None, None, None)
+
+    @property
+    def my_turn(self) -> bool:
+        s = self.state
+        if s is None or s["view"] is None or s["table"]["status"] != "playing":
+            return False
+        v = s["view"]
+        return v["turn"] == s["you"] and v["seat"] == s["you"]
+
+
+def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A legal action for a scripted client, from its view only."""
+    opts = view.get("ecart_options")
+    if view["phase"] == "ecart" and opts:
+        allowed = opts["allowed"]
+        need = opts["trumps_needed"]
+        if need == 0:
+            cards = rng.sample(allowed, opts["size"])
+        else:
+            plain = [c for c in allowed if not c.startswith("T")]
+            cards = plain + [c for c in allowed if c.startswith("T")][:need]
+        return {"ecart": cards}
+    legal = view["legal"]
+    assert legal, f"no legal action in {view['phase']}"
+    action = dict(rng.choice(legal))
+    action.pop("seat", None)
+    return action
+
+
+def create_table(host: Player, **options: Any) -> str:
+    host.send({"type": "create_table", "options": options})
+    tid: str = host.expect("created")["table"]
+    host.send({"type": "join", "table": tid})
+    host.expect("snapshot")
+    return tid
+
+
+def drive(players: list[Player], until_finished: bool = True, seed: int = 0, timeout: float = 60.0,
+          max_actions: int | None = None) -> int:
+    """Each scripted player acts when its state says so, until the game is finished."""
+    rng = random.Random(seed)
+    end = time.monotonic() + timeout
+    acted = 0
+    while time.monotonic() < end:
+        busy = False
+        for pl in players:
+            busy |= pl.poll()
+            s = pl.state
+            if s is None:
+                continue
+            if until_finished and s["table"]["status"] == "finished" and all(
+                    q.state and q.state["table"]["status"] == "finished" for q in players):
+                return acted
+            if pl.my_turn and pl.acted_version != pl.version:
+                pl.acted_version = pl.version
+                pl.send({"type": "act", "action": choose(s["view"], rng)})
+                acted += 1
+                busy = True
+                if max_actions is not None and acted >= max_actions:
+                    return acted
+        if not busy:
+            time.sleep(0.002)
+    raise TimeoutError("the game did not finish")

@@ -1,0 +1,205 @@
+"""End to end in Debian's chromium with Playwright: a real server (uvicorn) on a free port.
+
+Skipped when playwright or /usr/bin/chromium is missing. Screenshots go to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+pytest.importorskip("fastapi")
+sync_api = pytest.importorskip("playwright.sync_api")
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed", allow_module_level=True)
+
+import uvicorn  # noqa: E402
+
+from tarot.server.app import create_app  # noqa: E402
+from tarot.server.table import Settings  # noqa: E402
+
+WAIT_MS = 90_000  # generous: a loaded 2-core CI machine is slow, and a real failure still fails
+SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("e2e") / "tarot.sqlite3"
+    port = free_port()
+    app = create_app(f"sqlite:///{db}", Settings(bot_delay=0.05, think=0.05))
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    for _ in range(100):
+        if srv.started:
+            break
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    th.join(5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def enter(page: Any, base: str, name: str) -> None:
+    page.goto(base + "/")
+    page.wait_for_function("() => window.tarotReady === true")
+    page.fill("#name", name)
+    page.click("#enter")
+    page.wait_for_selector("#options")
+
+
+def create(page: Any, players: int, deals: int = 1) -> None:
+    page.select_option("select[name=players]", str(players))
+    page.fill("input[name=deals]", str(deals))
+    page.click("#submit-options")
+    page.wait_for_selector("#felt")
+
+
+def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str] | None = None,
+               take: str = "garde", poignee: bool = False) -> set[str]:
+    """Click through the deal as the human: bids (pass unless nothing else), call, écart, cards."""
+    seen: set[str] = set()
+    end = time.monotonic() + limit
+    shots = dict(shots or {})
+    while time.monotonic() < end:
+        if page.locator(done).count():
+            return seen
+        if page.locator("button.bid").count():
+            seen.add("bid")
+            if "bidding" in shots:
+                page.screenshot(path=str(SHOTS / shots.pop("bidding")))
+            # take with ``take`` (else the highest bid) the first time: the chien, the call, the écart
+            bid = page.locator(f"button.bid[data-bid='{take}']")
+            if not bid.count():
+                bid = page.locator("button.bid").last
+            if "took" in seen:
+                bid = page.locator("button.bid[data-bid='pass']")
+            seen.add("took")
+            bid.click()
+        elif page.locator("button.call").count():
+            seen.add("call")
+            if "call" in shots:
+                page.screenshot(path=str(SHOTS / shots.pop("call")))
+            page.locator("button.call").first.click()
+        elif page.locator("#ecart").count():
+            seen.add("ecart")
+            need = int(page.locator("#actions span").first.inner_text().split("/")[-1].split(")")[0])
+            cards = page.locator("#hand .card.legal")
+            if "ecart" in shots:
+                page.screenshot(path=str(SHOTS / shots.pop("ecart")))
+            for i in range(need):
+                cards.nth(i).click()
+            page.click("#ecart")
+        elif page.locator("button.chelem").count():
+            page.locator("button.chelem").last.click()
+        elif poignee and page.locator("button.poignee").count():
+            seen.add("poignee")
+            page.locator("button.poignee").first.click()  # the smallest size, cards proposed
+            chosen = page.locator("#poignee-pick .card.selected")
+            count = chosen.count()
+            assert count >= 10 and not page.locator("#poignee-show").is_disabled()
+            chosen.first.click()  # one card fewer: the poignée cannot be shown
+            assert page.locator("#poignee-show").is_disabled()
+            page.locator("#poignee-pick .card:not(.selected)").first.click()
+            page.click("#poignee-show")
+            page.wait_for_selector(".poignee-shown[data-seat='0']")
+            assert page.locator(".poignee-shown[data-seat='0'] .card").count() == count
+        elif page.locator("#hand .card.legal").count():
+            seen.add("play")
+            if "play" in shots and page.locator("#center").count():
+                page.screenshot(path=str(SHOTS / shots.pop("play")))
+            page.locator("#hand .card.legal").first.click()
+        page.wait_for_timeout(80)
+    raise TimeoutError(f"{done} not reached; saw {seen}")
+
+
+def test_four_players_bots_bid_ecart_play_score_sheet(server: str, browser: Any) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    enter(page, server, "Alice")
+    page.screenshot(path=str(SHOTS / "lobby.png"))
+    create(page, 4, deals=1)
+    page.locator(".seat[data-seat='0'] button.sit").click()
+    for seat in (1, 2, 3):
+        page.locator(f".seat[data-seat='{seat}'] button.add-bot").click()
+        page.wait_for_timeout(100)
+    page.wait_for_selector("#hand .card")
+    seen = play_until(page, "#ranking", shots={"bidding": "bidding.png", "ecart": "ecart.png",
+                                                "play": "play.png"})
+    assert {"bid", "play"} <= seen
+    page.wait_for_selector("#sheet")
+    page.screenshot(path=str(SHOTS / "score-sheet.png"), full_page=True)
+    assert page.locator("#sheet tbody tr").count() >= 1
+    page.close()
+
+
+def test_five_players_king_call(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 420, "height": 900})  # a phone
+    page.set_default_timeout(WAIT_MS)
+    enter(page, server, "Bob")
+    create(page, 5, deals=1)
+    page.locator(".seat[data-seat='0'] button.sit").click()
+    for seat in (1, 2, 3, 4):
+        page.locator(f".seat[data-seat='{seat}'] button.add-bot").click()
+        page.wait_for_timeout(100)
+    page.wait_for_selector("#hand .card")
+    seen = play_until(page, "#ranking", shots={"call": "call-5p-phone.png"}, take="garde_contre")
+    assert "call" in seen  # garde contre cannot be overbid: Bob takes and calls a king
+    page.screenshot(path=str(SHOTS / "result-5p-phone.png"), full_page=True)
+    page.close()
+
+
+def test_a_poignee_is_chosen_by_clicking_and_shown(server: str, browser: Any,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0 is dealt 10 trumps or more (R14 at 4 players): it picks the poignée's cards by
+    clicking, and the shown cards appear on the table."""
+    from tarot.engine import Deal
+    from tarot.engine.cards import EXCUSE_BIT, TRUMPS
+    from tarot.server.game import ServerGame
+
+    real = ServerGame.new_deal
+
+    def rich_in_trumps(self: Any, seed: str | None = None, salt: str | None = None) -> Any:
+        for s in range(100_000):
+            deal = Deal.new(self.players, self.next_dealer, seed=f"poignee-{s}")
+            if not deal.is_over and (deal.hands[0] & (TRUMPS | EXCUSE_BIT)).bit_count() >= 10:
+                return real(self, f"poignee-{s}", salt)
+        raise AssertionError("no such deal")
+
+    monkeypatch.setattr(ServerGame, "new_deal", rich_in_trumps)
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    enter(page, server, "Carol")
+    create(page, 4, deals=1)
+    page.locator(".seat[data-seat='0'] button.sit").click()
+    for seat in (1, 2, 3):
+        page.locator(f".seat[data-seat='{seat}'] button.add-bot").click()
+        page.wait_for_timeout(100)
+    page.wait_for_selector("#hand .card")
+    seen = play_until(page, "#ranking", take="garde_contre", poignee=True)
+    assert "poignee" in seen
+    page.close()

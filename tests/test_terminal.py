@@ -1,0 +1,412 @@
+"""``tarot play``: the terminal game driven by scripted input, in-process and through the real command."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from tarot.bots import RandomBot
+from tarot.engine import CARDS, Action, Bid, Card, Contract, Deal, Ecart, Game, Play, Poignee, View, variant
+from tarot.i18n import MESSAGES, Lang
+from tarot.terminal import (
+    TerminalGame,
+    default_poignee,
+    ecart_listing,
+    normalize,
+    parse_card,
+    pick_cards,
+)
+from tarot.terminal_render import card_label
+
+TAROT = Path(sys.executable).parent / "tarot"
+Responder = Callable[[TerminalGame], str]
+
+
+class Passer(RandomBot):
+    """Passes every bid; random otherwise (so seat 0 gets the contract it bids)."""
+
+    def act(self, view: View) -> Action:
+        return Bid(view.seat, None) if view.phase == "bidding" else super().act(view)
+
+
+class Prise(RandomBot):
+    """Bids prise when it may (else passes); random otherwise."""
+
+    def act(self, view: View) -> Action:
+        if view.phase == "bidding":
+            return Bid(view.seat, Contract.PRISE if Bid(view.seat, Contract.PRISE) in view.legal else None)
+        return super().act(view)
+
+
+class Script:
+    """The input: ``respond(game)`` gives each line; EOF after ``limit`` lines (no endless loop)."""
+
+    def __init__(self, respond: Responder, limit: int = 3000) -> None:
+        self.respond = respond
+        self.limit = limit
+        self.lines: list[str] = []
+        self.tg: TerminalGame | None = None
+
+    def __call__(self) -> str:
+        if len(self.lines) >= self.limit:
+            raise EOFError
+        assert self.tg is not None
+        line = self.respond(self.tg)
+        self.lines.append(line)
+        return line
+
+
+def start(respond: Responder | list[str], *, players: int = 4, deals: int = 1, seed: int = 1,
+          lang: Lang = Lang.EN, bots: type[RandomBot] | None = None) -> tuple[TerminalGame, Console, Script]:
+    """A game whose bots are random (or ``bots``), read from ``respond`` (a list: those lines, then EOF)."""
+    if isinstance(respond, list):
+        lines = iter(respond)
+
+        def from_list(tg: TerminalGame) -> str:
+            try:
+                return next(lines)
+            except StopIteration:
+                raise EOFError from None
+
+        respond = from_list
+    console = Console(file=io.StringIO(), record=True, width=110, color_system=None)
+    script = Script(respond)
+    tg = TerminalGame(console, script, lang=lang, players=players, deals=deals, bots="random", seed=seed,
+                      echo=True)
+    script.tg = tg
+    if bots is not None:
+        tg.bots = {seat: bots(seed=seat) for seat in range(1, players)}
+    return tg, console, script
+
+
+def output(console: Console) -> str:
+    return console.export_text(clear=False)
+
+
+def first(tg: TerminalGame) -> str:
+    """The first listed choice; at the écart, the first listed cards (always a legal écart)."""
+    opts = view0(tg).ecart_options
+    return "1" if opts is None else " ".join(str(i) for i in range(1, opts.size + 1))
+
+
+def view0(tg: TerminalGame) -> View:
+    assert tg.game.deal is not None
+    return tg.game.deal.view(0)
+
+
+# --- whole games -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_first_choice_every_time_plays_the_whole_game(players: int) -> None:
+    tg, console, _ = start(first, players=players, deals=2, seed=players)
+    assert tg.run() == 0
+    out = output(console)
+    assert tg.game.is_over and tg.game.played == 2
+    assert "Final ranking" in out and "Score sheet" in out and "Result of the deal" in out
+    assert out.count("Deal 2 of 2") >= 1
+    for seat in range(players):
+        assert ("You" if seat == 0 else f"Seat {seat}") in out.split("Final ranking")[1]
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_take_a_garde_and_make_an_ecart(players: int) -> None:
+    """Seat 0 bids garde by name, calls a king at 5, is refused illegal écarts, then makes one."""
+    size = variant(players).chien_size
+    tried: list[str] = []
+
+    def respond(tg: TerminalGame) -> str:
+        view = view0(tg)
+        if view.phase == "bidding":
+            return "garde"
+        if view.phase == "call":
+            return "kh"
+        if view.phase == "ecart":
+            opts = view.ecart_options
+            assert opts is not None
+            listing = ecart_listing(opts)
+            forbidden = [c for c in view.hand if c not in listing]
+            attempts = ["1 2", " ".join(["1"] * size), " ".join(str(i) for i in range(1, size)) + " 99"]
+            if forbidden:  # a king, an oudler, a trump when none is needed: the engine says why
+                attempts.append(" ".join([*(str(c) for c in listing[: size - 1]), str(forbidden[0]).lower()]))
+            attempts.append(" ".join(str(i) for i in range(1, size + 1)))
+            line = attempts[len(tried)]
+            tried.append(line)
+            return line
+        if view.phase == "announce":
+            if "maybe" in tried:
+                return "no"
+            tried.append("maybe")
+            return "maybe"
+        return "1"
+
+    tg, console, _ = start(respond, players=players, seed=11, bots=Passer)
+    assert tg.run() == 0
+    out = output(console)
+    row = tg.game.rows[0]
+    assert row.score is not None and row.score.taker == 0 and row.score.contract is Contract.GARDE
+    assert "You: Garde" in out and "You take: Garde." in out
+    assert "Type exactly" in out and "The same card is typed twice" in out and "There is no choice" in out
+    if any(not t.replace(" ", "").isdigit() for t in tried):
+        assert "Not allowed: R11" in out
+    assert "Your écart:" in out
+    assert "Answer 1 (no) or 2 (yes)" in out
+    if players == 5:
+        assert "You call K♥" in out
+    assert "Final ranking" in out
+
+
+def test_poignee_is_proposed_and_shown() -> None:
+    """A hand with enough trumps: the poignée question, a refused selection, the proposal accepted."""
+    players = 5
+    threshold = variant(players).poignee_thresholds[0]
+    seed = next(s for s in range(5000)
+                if sum(1 for c in Game(players, 1, players - 1, seed=s).view(0).hand
+                       if c.is_trump or c.is_excuse) >= threshold)
+    answers = iter(["1", "2", "T1", ""])
+
+    def respond(tg: TerminalGame) -> str:
+        return next(answers, "1")
+
+    tg, console, _ = start(respond, players=players, seed=seed, bots=Prise)
+    assert tg.run() == 0
+    out = output(console)
+    assert "You may show a poignée" in out and "Proposed (" in out
+    assert "Type exactly" in out
+    assert "You show a poignée (simple)" in out
+    assert tg.game.rows[0].score is not None
+    assert any(p.name_text == "simple" for p in tg.game.rows[0].score.poignees)
+
+
+# --- bad input -------------------------------------------------------------------
+
+
+def test_invalid_input_gets_a_message_and_a_new_prompt() -> None:
+    """Garbage, out-of-range numbers, empty lines, unknown and illegal cards: a message each time."""
+    counts: dict[tuple[int, ...], int] = {}
+    illegal_seen: list[str] = []
+    bad = ["blah", "99", "", "zz9", "0"]
+
+    def respond(tg: TerminalGame) -> str:
+        view = view0(tg)
+        key = (len(tg.results), len(view.bids), len(view.tricks), len(view.trick))
+        n = counts[key] = counts.get(key, 0) + 1
+        if view.phase == "play" and n == 1:
+            legal = {a.card for a in view.legal if isinstance(a, Play)}
+            illegal = [c for c in view.hand if c not in legal]
+            if illegal:
+                illegal_seen.append(str(illegal[0]))
+                return str(illegal[0]).lower()
+        return bad[n - 1] if n <= len(bad) else first(tg)
+
+    tg, console, _ = start(respond, players=4, deals=1, seed=7)
+    assert tg.run() == 0
+    out = output(console)
+    assert "Not understood: 'blah'" in out
+    assert "There is no choice with that number: choose from 1 to" in out
+    assert "Type a number from 1 to" in out
+    assert "'zz9' is not a card" in out
+    if illegal_seen:
+        assert re.search(r"Not allowed: R1[5]: must", out)
+    assert "Final ranking" in out and "Traceback" not in out
+
+
+def test_commands_at_a_prompt() -> None:
+    lines = ["?", "help", "sheet", "hand", "last", "1"]
+    state = {"i": 0, "tricks_seen": False}
+
+    def respond(tg: TerminalGame) -> str:
+        view = view0(tg)
+        if view.phase == "play" and view.tricks and not state["tricks_seen"]:
+            state["tricks_seen"] = True
+            return "last"
+        if state["i"] < len(lines):
+            state["i"] += 1
+            return lines[state["i"] - 1]
+        return "1"
+
+    tg, console, _ = start(respond, seed=3)
+    assert tg.run() == 0
+    out = output(console)
+    assert "Commands: ? help" in out
+    assert "No deal has finished yet." in out
+    assert "No trick has been played yet" in out
+    assert "Previous trick: " in out and "wins the trick" in out
+    assert out.count("Your hand (18 cards)") >= 2
+
+
+def test_end_of_input_and_ctrl_c_and_quit_end_cleanly() -> None:
+    tg, console, _ = start(["1", "1"])
+    assert tg.run() == 1
+    assert output(console).rstrip().endswith("Game interrupted. Goodbye!")
+
+    def interrupt(tg: TerminalGame) -> str:
+        raise KeyboardInterrupt
+
+    tg, console, _ = start(interrupt)
+    assert tg.run() == 1
+    assert "Game interrupted. Goodbye!" in output(console)
+
+    tg, console, _ = start(["1", "QUIT"])
+    assert tg.run() == 0
+    assert output(console).rstrip().endswith("Goodbye!")
+
+
+def test_a_failing_bot_is_replaced_by_a_legal_action() -> None:
+    class Broken(RandomBot):
+        def act(self, view: View) -> Action:
+            raise RuntimeError("bug")
+
+    def respond(tg: TerminalGame) -> str:  # seat 0 takes: the failing bots fall back to passing
+        return "prise" if view0(tg).phase == "bidding" else first(tg)
+
+    tg, console, _ = start(respond, seed=2, bots=Broken)
+    assert tg.run() == 0
+    assert "bot failed (RuntimeError)" in output(console)
+
+
+# --- hidden information --------------------------------------------------------------
+
+_TOKEN = re.compile(r"(?<![\w])(?:10|[1-9JNQK])[♠♥♦♣]|(?<![\w])T\d{1,2}(?!\d)|★")
+_BY_LABEL = {card_label(c): c for c in CARDS}
+
+
+def shown_cards(text: str) -> set[Card]:
+    return {_BY_LABEL[t] for t in _TOKEN.findall(text) if t in _BY_LABEL}
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_no_card_of_another_hand_is_ever_shown(players: int) -> None:
+    """At every prompt, the output of the current deal shows no card still in a bot's hand, except
+    the public ones: the called card, a shown chien, poignées."""
+    checked = {"prompts": 0}
+
+    def respond(tg: TerminalGame) -> str:
+        deal = tg.game.deal
+        assert deal is not None
+        text = output(tg.console)
+        text = text[text.rindex("· dealer:"):]
+        view = deal.view(0)
+        public = {c for cards in view.poignees.values() for c in cards} | set(view.chien or ())
+        if view.called is not None:
+            public.add(view.called)
+        hidden = {c for seat in range(1, players) for c in deal.hand(seat)} - public
+        leaked = shown_cards(text) & hidden
+        assert not leaked, f"shown: {sorted(map(str, leaked))}"
+        checked["prompts"] += 1
+        return "1" if checked["prompts"] % 3 else "hand"
+
+    for seed in (1, 2):
+        tg, _, _ = start(respond, players=players, deals=2, seed=seed)
+        assert tg.run() == 0
+    assert checked["prompts"] > 30
+
+
+def test_hand_lines_hold_only_seat_zero_cards() -> None:
+    """Every printed hand is seat 0's hand of that deal (checked against the deal records)."""
+    tg, console, _ = start(first, players=4, deals=3, seed=9)
+    assert tg.run() == 0
+    deals = output(console).split("· dealer:")[1:]
+    assert len(deals) == len(tg.game.records) >= 3
+    for text, record in zip(deals, tg.game.records, strict=True):
+        blocks = re.findall(r"Your hand \(\d+ cards?\)\n((?: .*\n)+)", text)
+        assert blocks or record.actions == []  # a deal annulled at once is not played
+        for block in blocks:
+            assert shown_cards(block) <= set(record.hands[0])
+
+
+# --- languages and the real command ------------------------------------------------------
+
+
+def test_french() -> None:
+    tg, console, _ = start(first, lang=Lang.FR, seed=4)
+    assert tg.run() == 0
+    out = output(console)
+    assert "Classement final" in out and "Votre carte :" in out and "Feuille de marque" in out
+    assert "Final ranking" not in out
+
+
+def test_every_message_exists_in_both_languages() -> None:
+    assert set(MESSAGES[Lang.FR]) == set(MESSAGES[Lang.EN])
+
+
+def run_tarot(*args: str, stdin: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "TAROT_DEBUG")}
+    return subprocess.run([str(TAROT), "play", *args], input=stdin, capture_output=True, text=True,
+                          timeout=timeout, env={**env, "LANG": "C.UTF-8", "COLUMNS": "100"})
+
+
+@pytest.mark.parametrize("lang, ranking", [("en", "Final ranking"), ("fr", "Classement final")])
+def test_the_command_plays_a_game_from_stdin(lang: str, ranking: str) -> None:
+    bad = "nonsense\n42\n\n"
+    done = run_tarot("--players", "3", "--bots", "heuristic", "--deals", "1", "--seed", "5", "--lang", lang,
+                     stdin=bad + "1\n" * 400)
+    assert done.returncode == 0, done.stderr
+    assert ranking in done.stdout
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.stdout.count("1) ") > 10
+
+
+def test_the_command_ends_cleanly_at_end_of_input() -> None:
+    done = run_tarot("--players", "5", "--bots", "random", "--deals", "2", "--seed", "1", "--lang", "en",
+                     stdin="1\n1\nxyz\n")
+    assert done.returncode == 1
+    assert done.stdout.rstrip().endswith("Game interrupted. Goodbye!")
+    assert "Traceback" not in done.stdout + done.stderr and done.stderr == ""
+
+
+def test_the_command_refuses_bad_options() -> None:
+    for args in (["--players", "6"], ["--bots", "nobody"], ["--deals", "0"], ["--lang", "de"]):
+        done = run_tarot(*args, stdin="")
+        assert done.returncode == 2, args
+        assert "Traceback" not in done.stderr and "Usage" in done.stderr
+
+
+# --- input reading helpers -------------------------------------------------------------------
+
+
+def test_reading_helpers() -> None:
+    assert normalize(" Garde-Sans ") == "garde_sans" and normalize("garde  contre") == "garde_contre"
+    assert normalize("Passé") == "passe"
+    assert [str(parse_card(t)) for t in ("kh", "K♥", "10s", "t21", "ex", "★", " nc ")] == [
+        "KH", "KH", "10S", "T21", "EX", "EX", "NC"]
+    listing = [Card.parse(c) for c in ("2S", "3S", "4H")]
+    assert pick_cards("1, 3", listing, 2) == [listing[0], listing[2]]
+    assert pick_cards("2s 4h", listing, 2) == [listing[0], listing[2]]
+
+
+def test_the_first_listed_ecart_cards_are_always_legal() -> None:
+    for seed in range(60):
+        deal = Deal.new(3, 2, seed=seed)
+        if deal.is_over:
+            continue
+        deal.apply(Bid(0, Contract.GARDE))
+        deal.apply(Bid(1, None))
+        deal.apply(Bid(2, None))
+        opts = deal.ecart_options()
+        assert opts is not None
+        deal.apply(Ecart(0, ecart_listing(opts)[: opts.size]))
+
+
+def test_default_poignee_is_legal() -> None:
+    for seed in range(3000):
+        deal = Deal.new(5, 4, seed=seed)
+        if deal.is_over:
+            continue
+        for seat in range(5):
+            deal.apply(Bid(seat, Contract.GARDE_SANS if seat == 1 else None))
+        deal.apply(deal.legal_actions()[0])  # the call
+        deal.apply(deal.legal_actions()[1])  # no chelem
+        opts = deal.poignee_options()
+        if opts is None:
+            continue
+        for _, count in opts.sizes:
+            assert deal.is_legal(Poignee(opts.seat, default_poignee(opts, count)))
