@@ -203,3 +203,33 @@ def test_a_poignee_is_chosen_by_clicking_and_shown(server: str, browser: Any,
     seen = play_until(page, "#ranking", take="garde_contre", poignee=True)
     assert "poignee" in seen
     page.close()
+
+
+def test_lobby_updates_do_not_wipe_what_is_being_typed(server: str, browser: Any) -> None:
+    """A lobby broadcast re-renders the page: the name being typed, the create form's values and
+    the focus must survive it (this once made the name vanish between typing and clicking)."""
+    dave = browser.new_page(viewport={"width": 1100, "height": 900})
+    dave.set_default_timeout(WAIT_MS)
+    dave.goto(server + "/")
+    dave.wait_for_function("() => window.tarotReady === true")
+    dave.fill("#name", "Da")
+    before = dave.evaluate("() => window.tarotLobbyUpdates || 0")
+    erin = browser.new_page()
+    erin.set_default_timeout(WAIT_MS)
+    enter(erin, server, "Erin")
+    create(erin, 3)
+    dave.wait_for_function(f"() => (window.tarotLobbyUpdates || 0) > {before}")
+    assert dave.input_value("#name") == "Da"
+    assert dave.evaluate("() => document.activeElement && document.activeElement.id") == "name"
+    dave.keyboard.type("ve")
+    dave.click("#enter")
+    dave.wait_for_selector("#options")
+    assert dave.inner_text("#me") == "Dave"
+    dave.fill("input[name=deals]", "7")
+    before = dave.evaluate("() => window.tarotLobbyUpdates || 0")
+    erin.locator(".seat[data-seat='0'] button.sit").click()
+    dave.wait_for_function(f"() => (window.tarotLobbyUpdates || 0) > {before}")
+    assert dave.input_value("input[name=deals]") == "7"
+    assert dave.evaluate("() => document.activeElement && document.activeElement.name") == "deals"
+    erin.close()
+    dave.close()

@@ -45,7 +45,15 @@ const h = (tag, attrs = {}, ...kids) => {
 
 const S = {ws: null, token: localStorage.getItem("tarot.token"), name: localStorage.getItem("tarot.name"),
   me: null, lobby: [], table: null, state: null, version: null, selected: new Set(), showLast: false, poignee: null,
-  resultShown: null, timerAt: 0, timeLeft: null};
+  resultShown: null, timerAt: 0, timeLeft: null, kept: new Map()};
+
+// Forms survive re-renders (lobby updates, events, the timer): rebuilding them would wipe what
+// the person is typing. A form is rebuilt only when its key (language, values shown) changes.
+function kept(key, make) {
+  const k = lang + "|" + key;
+  if (!S.kept.has(k)) S.kept.set(k, make());
+  return S.kept.get(k);
+}
 
 function toast(text) {
   const el = $("#toast");
@@ -67,7 +75,10 @@ function onMessage(m) {
     S.me = m.player; S.token = m.token; localStorage.setItem("tarot.token", m.token);
     window.tarotReady = true;
     route();
-  } else if (m.type === "lobby") { S.lobby = m.tables; if (!S.table) render(); }
+  } else if (m.type === "lobby") {
+    S.lobby = m.tables; window.tarotLobbyUpdates = (window.tarotLobbyUpdates || 0) + 1;  // tests wait on it
+    if (!S.table) render();
+  }
   else if (m.type === "created") { location.hash = "#/t/" + m.table; }
   else if (m.type === "snapshot" || m.type === "event") {
     if (m.table !== S.table) return;
@@ -93,6 +104,7 @@ function onEvent(ev) {
 
 function route() {
   const m = location.hash.match(/^#\/t\/([\w-]+)/);
+  if ((m ? m[1] : null) !== S.table) S.kept.clear();
   S.state = null; S.version = null; S.selected.clear();
   if (m) { S.table = m[1]; send({type: "join", table: S.table}); }
   else { S.table = null; send({type: "lobby"}); }
@@ -132,8 +144,20 @@ function render() {
   $("#lang").textContent = lang === "fr" ? "EN" : "FR";
   $("#me").textContent = S.me ? S.me.name : "";
   const app = $("#app");
+  const focused = document.activeElement;  // a kept form's field keeps the focus and the caret
+  let caret = null;
+  try { caret = focused && focused.selectionStart != null ? [focused.selectionStart, focused.selectionEnd] : null; } catch (e) { caret = null; }
   app.replaceChildren();
-  if (!S.name) return app.append(nameForm());
+  try { renderInto(app); } finally {
+    if (focused && focused !== document.activeElement && focused.isConnected) {
+      focused.focus();
+      if (caret) try { focused.setSelectionRange(caret[0], caret[1]); } catch (e) { /* number inputs have no caret */ }
+    }
+  }
+}
+
+function renderInto(app) {
+  if (!S.name) return app.append(kept("name", nameForm));
   if (!S.me) return;
   if (!S.table) return app.append(lobbyView());
   if (!S.state) return;
@@ -177,8 +201,8 @@ function lobbyView() {
     h("section", {class: "panel"}, h("h2", {}, t("lobby")),
       rows.length ? h("table", {class: "tables"}, h("tbody", {}, rows)) : h("p", {}, t("none"))),
     h("section", {class: "panel"}, h("h2", {}, t("create")),
-      optionsForm({players: 4, deals: 4, move_time: null, private: false, spectators: true}, t("create"),
-        (options) => send({type: "create_table", options}))));
+      kept("create", () => optionsForm({players: 4, deals: 4, move_time: null, private: false, spectators: true},
+        t("create"), (options) => send({type: "create_table", options})))));
 }
 
 function tableView() {
@@ -260,7 +284,8 @@ function tableView() {
   if (st.game && st.game.sheet.length) wrap.append(sheetView(st.game));
   if (amHost && tb.status !== "playing") {
     wrap.append(h("section", {class: "panel"}, h("h3", {}, t("options")),
-      optionsForm(tb.options, t("save"), (options) => send({type: "set_options", options})),
+      kept("options:" + JSON.stringify(tb.options),
+        () => optionsForm(tb.options, t("save"), (options) => send({type: "set_options", options}))),
       tb.status === "finished" ? h("button", {class: "primary", id: "new-game", onclick: () => send({type: "new_game"})}, t("newgame")) : null));
   }
   return wrap;
