@@ -147,6 +147,13 @@ class TableRun:
     finished: int = 0
 
 
+def merge_state(state: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot's state is whole; an event's holds only the keys that changed."""
+    if msg["type"] == "snapshot" or state is None:
+        return dict(msg["state"])
+    return state | msg["state"]
+
+
 def choose(view: dict[str, Any]) -> dict[str, Any]:
     """A legal action from this seat's view, at once."""
     phase = view["phase"]
@@ -200,7 +207,7 @@ class Client:
                 if msg["type"] == "error":
                     raise RuntimeError(f"error while waiting for {kind}: {msg}")
                 if msg["type"] in ("event", "snapshot"):
-                    self.state = msg["state"]
+                    self.state = merge_state(self.state, msg)
                     self.version = msg["state"]["version"]
                 if msg["type"] == kind:
                     return msg
@@ -245,7 +252,7 @@ class Client:
                 continue
             if kind not in ("event", "snapshot"):
                 continue
-            self.state = msg["state"]
+            self.state = merge_state(self.state, msg)
             self.version = version = msg["state"]["version"]
             event = msg.get("event") or {}
             if event.get("kind") == "action":

@@ -64,6 +64,13 @@ async def _receive(rx: Any, timeout: float) -> Any:
         return await rx.receive()
 
 
+def merge_state(state: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot's state is whole; an event's holds only the keys that changed (docs/protocol.md)."""
+    if msg["type"] == "snapshot" or state is None:
+        return dict(msg["state"])
+    return state | msg["state"]
+
+
 class Player:
     """A scripted client: keeps every message and the latest state it saw."""
 
@@ -93,7 +100,7 @@ class Player:
         msg: dict[str, Any] = json.loads(message["text"])
         self.messages.append(msg)
         if msg["type"] in ("event", "snapshot"):
-            self.state = msg["state"]
+            self.state = merge_state(self.state, msg)
             self.version = msg["state"]["version"]
         return msg
 

@@ -14,7 +14,7 @@ pytest.importorskip("fastapi")
 
 import contextlib
 
-from server_harness import Player, choose, create_table, db_url, drive, make_client
+from server_harness import Player, choose, create_table, db_url, drive, make_client, merge_state
 from tarot.engine import Deal, DealRecord
 from tarot.server.game import commitment
 from tarot.server.table import _Resume
@@ -158,10 +158,11 @@ def test_leak_spy_per_seat_never_sees_another_hand(tmp_path: Path) -> None:
 
 def check_spy(spy: Player, seat: int, records: dict[int, dict[str, Any]]) -> None:
     deal_no = None
+    state: dict[str, Any] | None = None
     for m in spy.messages:
         if m["type"] not in ("event", "snapshot"):
             continue
-        state = m["state"]
+        state = merge_state(state, m)  # for the context; what is checked is what this message held
         ev = m.get("event", {})
         if ev.get("kind") == "deal_end":
             deal_no = None
@@ -183,7 +184,7 @@ def check_spy(spy: Player, seat: int, records: dict[int, dict[str, Any]]) -> Non
         if contract in ("prise", "garde") and view["phase"] not in ("bidding", "call"):
             allowed |= set(rec["chien"])
         # the previous deal's result (record, seed) is over and public
-        payload = {k: v for k, v in state.items() if k != "last_result"}
+        payload = {k: v for k, v in m["state"].items() if k != "last_result"}
         payload["event"] = {k: v for k, v in ev.items() if k not in ("record",)}
         seen = _view_cards(payload)
         leaked = seen - allowed
@@ -480,11 +481,11 @@ def test_a_failed_store_write_leaves_the_table_unchanged(tmp_path: Path,
         host.until(lambda s: host.my_turn)
         before = json.dumps(host.state["view"], sort_keys=True), host.version
         action = choose(host.state["view"], random.Random(0))
-        real = Store.add_action
-        monkeypatch.setattr(Store, "add_action", lambda *a, **k: (_ for _ in ()).throw(OSError("disk full")))
+        real = Store.add_actions
+        monkeypatch.setattr(Store, "add_actions", lambda *a, **k: (_ for _ in ()).throw(OSError("disk full")))
         host.send({"type": "act", "action": action})
         host.until(lambda s: bool(host.errors()))
-        monkeypatch.setattr(Store, "add_action", real)
+        monkeypatch.setattr(Store, "add_actions", real)
         host.send({"type": "ping"})
         host.expect("pong")
         assert (json.dumps(host.state["view"], sort_keys=True), host.version) == before

@@ -16,7 +16,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint, create_engine, event, select
+from sqlalchemy import (
+    JSON,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+    insert,
+    select,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
@@ -134,6 +144,9 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-store")
+        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self._flushing = False
+        self._flusher: asyncio.Task[None] | None = None
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -194,14 +207,47 @@ class Store:
             s.flush()
             return d.id
 
-    def add_action(self, deal_id: int, index: int, version: int, action: dict[str, Any], by: str,
-                   table_id: str) -> None:
-        with self.sessions.begin() as s:
-            s.add(ActionRow(deal_id=deal_id, index=index, table_version=version, action=action, by=by,
-                            created=time.time()))
-            t = s.get(TableRow, table_id)
-            if t is not None:
-                t.version, t.updated = version, time.time()
+    async def add_action(self, deal_id: int, index: int, version: int, action: dict[str, Any],
+                         by: str) -> None:
+        """Store one action; returns once it is committed.
+
+        Group commit: actions that arrive while a write is under way go together in the next
+        transaction, so hundreds of busy tables cost a few commits a second, not one per card.
+        """
+        row = {"deal_id": deal_id, "index": index, "table_version": version, "action": action,
+               "by": by, "created": time.time()}
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((row, done))
+        if not self._flushing:
+            self._flushing = True
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_actions())  # kept: not GC'd
+        await done
+
+    async def _flush_actions(self) -> None:
+        try:
+            while self._pending:
+                batch, self._pending = self._pending, []
+                try:
+                    await self.run(self.add_actions, [row for row, _ in batch])
+                except Exception:
+                    # One bad row must not fail the others: retry them one by one.
+                    for row, done in batch:
+                        try:
+                            await self.run(self.add_actions, [row])
+                        except Exception as e:
+                            _settle(done, e)
+                        else:
+                            _settle(done, None)
+                else:
+                    for _, done in batch:
+                        _settle(done, None)
+        finally:
+            self._flushing = False
+
+    def add_actions(self, rows: list[dict[str, Any]]) -> None:
+        """One transaction, one multi-row insert (SQLAlchemy Core: the ORM is not needed here)."""
+        with self.engine.begin() as conn:
+            conn.execute(insert(ActionRow), rows)
 
     def finish_deal(self, deal_id: int, record: dict[str, Any], result: dict[str, Any],
                     gid: int, totals: list[int]) -> None:
@@ -233,6 +279,15 @@ class Store:
     def count(self, model: type[Base]) -> int:
         with self.sessions() as s:
             return len(list(s.scalars(select(model))))
+
+
+def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+    if done.done():  # its table task was cancelled meanwhile
+        return
+    if error is None:
+        done.set_result(None)
+    else:
+        done.set_exception(error)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

@@ -89,7 +89,7 @@ class Table:
         self.bots: dict[tuple[int, str], Bot] = {}
         self.auto_tasks: set[asyncio.Task[None]] = set()
         self.turn_started = time.monotonic()
-        self.turn_key: tuple[int, int | None] | None = None
+        self.turn_key: tuple[int, int, int, int] | None = None
         self.auto_version = -1  # the version an automatic move was started for
         self.last_auto: dict[str, Any] | None = None
         self.last_result: dict[str, Any] | None = None
@@ -155,10 +155,7 @@ class Table:
         if owner is None:
             return None
         seat_no, seat = owner
-        key = (self.version, seat_no)
-        if key != self.turn_key:
-            self.turn_key = key
-            self.turn_started = time.monotonic()
+        self._sync_turn(seat_no)
         if self.auto_version == self.version:
             return None
         if seat.bot is not None:
@@ -454,13 +451,12 @@ class Table:
         info.deal.check(action)  # raises IllegalAction, nothing changed
         # Stored first: if the write fails the table is left exactly as it was (and nothing is sent).
         store = self.hub.store
-        await store.run(store.add_action, info.db_id, info.actions, self.version + 1, action_to_dict(action),
-                        by, self.id)
+        await store.add_action(info.db_id, info.actions, self.version + 1, action_to_dict(action), by)
         game.apply(action)
         self.version += 1
         event: dict[str, Any] = {"kind": "action", "seat": seat, "action": public_action(action), "by": by}
         private = {seat: event | {"action": action_to_dict(action)}} if isinstance(action, Ecart) else {}
-        self._record(event, private)
+        self._record(event, private, full=False)
         if info.deal.is_over:
             await self._end_deal()
 
@@ -489,12 +485,22 @@ class Table:
 
     # --- events and state ------------------------------------------------------------
 
-    def _record(self, event: dict[str, Any], private: dict[int, dict[str, Any]]) -> None:
+    def _record(self, event: dict[str, Any], private: dict[int, dict[str, Any]], full: bool = True) -> None:
+        """Log the event and send it to every watcher with its seat's state.
+
+        ``full=False`` (a card, a bid: the table, the game and the last result did not change):
+        the state holds only what changed, ``version``, ``you``, ``view`` and ``time_left``.
+        """
         self.log.append((self.version, event, private))
+        messages: dict[int, dict[str, Any]] = {}  # one message per seat, shared by its connections
         for c in list(self.watchers):
             seat = self._seat_for(c)
-            c.send({"type": "event", "table": self.id, "version": self.version,
-                    "event": self._render(event, private, seat), "state": self.state(seat)})
+            msg = messages.get(seat)
+            if msg is None:
+                state = self.state(seat) if full else self.view_state(seat)
+                msg = messages[seat] = {"type": "event", "table": self.id, "version": self.version,
+                                        "event": self._render(event, private, seat), "state": state}
+            c.send(msg)
 
     def _event(self, event: dict[str, Any], lobby: bool = False) -> None:
         self.version += 1
@@ -525,12 +531,32 @@ class Table:
                            "host": s.player_id is not None and s.player_id == self.host,
                            "away": s.away_since is not None} for s in self.seats]}
 
+    def _sync_turn(self, seat_no: int) -> None:
+        """A new position (an action applied, not a mere presence or seat event) starts the move clock."""
+        game = self.game
+        info = game.current if game is not None else None
+        key = (0, 0, 0, seat_no) if game is None or info is None else (game.number, info.number, info.actions, seat_no)
+        if key != self.turn_key:
+            self.turn_key = key
+            self.turn_started = time.monotonic()
+
+    def _time_left(self, deal: Deal | None) -> float | None:
+        if deal is None or deal.turn is None or self.options.move_time is None:
+            return None
+        self._sync_turn(deal.turn)  # the state sent with an action already counts the next move
+        return max(0.0, self.turn_started + self.options.move_time - time.monotonic())
+
+    def view_state(self, seat: int) -> dict[str, Any]:
+        """The part of ``state(seat)`` that a card or a bid changes."""
+        deal = self._deal()
+        return {"you": seat, "version": self.version,
+                "view": None if deal is None else deal.view(seat).to_dict(),
+                "time_left": self._time_left(deal)}
+
     def state(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` (-1: a spectator) may know now."""
         deal = self._deal()
-        deadline = None
-        if deal is not None and deal.turn is not None and self.options.move_time is not None:
-            deadline = max(0.0, self.turn_started + self.options.move_time - time.monotonic())
+        deadline = self._time_left(deal)
         game = self.game
         out: dict[str, Any] = {
             "table": self.summary(), "you": seat, "version": self.version,

@@ -85,7 +85,9 @@ function onMessage(m) {
     if (m.type === "event" && S.version != null && m.version > S.version + 1) {
       send({type: "join", table: S.table, since: S.version}); return;
     }
-    S.state = m.state; S.version = m.version;
+    if (m.type === "event" && !S.state) return;  // the snapshot that follows a join comes first
+    // a snapshot holds the whole state; an event only the keys that changed
+    S.state = m.type === "snapshot" ? m.state : Object.assign({}, S.state, m.state); S.version = m.version;
     S.timeLeft = m.state.time_left; S.timerAt = performance.now();
     if (m.type === "event") onEvent(m.event);
     render();
