@@ -309,7 +309,9 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"Database: {url.split('@')[-1]}")
     typer.echo(f"Open http://{shown}:{port}/ in your browser")
-    uvicorn.run(site, host=host, port=port, log_level="warning")
+    # No permessage-deflate: messages are about a kilobyte, and compressing each one for each
+    # seat cost more CPU than anything else per card (docs/performance.md).
+    uvicorn.run(site, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
 
 
 @app.callback()

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import json
 import logging
 import secrets
 import time
@@ -13,6 +12,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
@@ -76,7 +76,7 @@ class Connection:
                 with contextlib.suppress(Exception):
                     await self.ws.close(code=1008)
                 return
-            await self.ws.send_text(json.dumps(msg, separators=(",", ":")))
+            await self.ws.send_text(orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode())
 
 
 async def _handle(conn: Connection, text: str) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import time
@@ -69,6 +70,22 @@ def public_action(action: Action) -> dict[str, Any]:
     if isinstance(action, Ecart):
         d["ecart"] = len(action.cards)
     return d
+
+
+def wire_view(deal: Deal, seat: int) -> dict[str, Any]:
+    """The engine's view for ``seat`` as sent to clients, with only the last completed trick.
+
+    A player may look at the previous trick until the current one is gathered, not at the
+    earlier ones (rules booklet: « consulter la teneur du pli précédent »), so the earlier tricks
+    are not sent; ``tricks_done`` counts them all. The full play is in the deal's record at its end.
+    """
+    view = deal.view(seat)
+    done = len(view.tricks)
+    if done > 1:
+        view = dataclasses.replace(view, tricks=view.tricks[-1:])
+    out = view.to_dict()
+    out["tricks_done"] = done
+    return out
 
 
 class Table:
@@ -550,7 +567,7 @@ class Table:
         """The part of ``state(seat)`` that a card or a bid changes."""
         deal = self._deal()
         return {"you": seat, "version": self.version,
-                "view": None if deal is None else deal.view(seat).to_dict(),
+                "view": None if deal is None else wire_view(deal, seat),
                 "time_left": self._time_left(deal)}
 
     def state(self, seat: int) -> dict[str, Any]:
@@ -568,7 +585,7 @@ class Table:
                 "totals": list(game.totals), "sheet": game.sheet(),
                 "ranking": game.ranking() if self.status == "finished" else None,
             },
-            "view": None if deal is None else deal.view(seat).to_dict(),
+            "view": None if deal is None else wire_view(deal, seat),
             "time_left": deadline,
             "last_result": self.last_result,
         }

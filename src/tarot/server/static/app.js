@@ -264,7 +264,7 @@ function tableView() {
   if (v && v.chien && v.phase !== "play" && v.phase !== "done") center.append(h("div", {}, t("chien"), h("div", {id: "chien"}, sortCards(v.chien).map((c) => cardEl(c, "small")))));
   if (v && v.bids.length && v.phase === "bidding") center.append(h("div", {id: "bids"}, v.bids.map((b) => h("div", {}, `${seatName(b.seat)}: ${t(b.bid)}`))));
   if (showLast && last) center.append(h("div", {}, `${t("last")} → ${seatName(last.winner)}`));
-  if (v && v.phase === "play" && v.tricks.length <= 1) {
+  if (v && v.phase === "play" && v.tricks_done <= 1) {
     // Shown to everyone at the start of the play (R11, R14): the écart's trumps and the poignées.
     if (v.ecart_trumps.length) center.append(h("div", {id: "ecart-trumps"}, t("ecarttrumps"),
       h("div", {}, sortCards(v.ecart_trumps).map((c) => cardEl(c, "small")))));
