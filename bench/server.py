@@ -85,7 +85,7 @@ class Server:
         self.port = free_port()
         self.log_path = workdir / "server.log"
         self.log = self.log_path.open("wb")
-        cmd = [sys.executable, "-m", "tarot.cli", "serve", "--host", "127.0.0.1",
+        cmd = [sys.executable, *os.environ.get("BENCH_PY_ARGS", "").split(), "-m", "tarot.cli", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--db", db_url]
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=workdir,
                                      start_new_session=True)

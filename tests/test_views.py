@@ -98,3 +98,27 @@ def test_views_offer_actions_only_to_the_seat_to_act() -> None:
     assert deal.turn == 0
     assert deal.view(0).legal and not deal.view(1).legal
     assert all(not isinstance(a, Play) for a in deal.view(0).legal)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_view_dicts_equal_each_seats_own_view(players: int) -> None:
+    """``view_dicts`` builds the shared part once; each seat's dict must still be exactly its view."""
+    rng = random.Random(100 + players)
+    seats = [*range(players), -1]
+    for k in range(25):
+        deal = Deal.new(players, k % players, seed=f"dicts-{players}-{k}")
+        while True:
+            together = deal.view_dicts(seats)
+            trimmed = deal.view_dicts(reversed(seats), last_tricks=1)
+            for seat in seats:
+                alone = deal.view(seat).to_dict()
+                assert together[seat] == alone
+                assert trimmed[seat]["tricks_done"] == len(alone["tricks"])
+                assert trimmed[seat]["tricks"] == alone["tricks"][-1:]
+                assert {k: v for k, v in trimmed[seat].items() if k not in ("tricks", "tricks_done")} == \
+                    {k: v for k, v in alone.items() if k != "tricks"}
+            if deal.is_over:
+                break
+            deal.apply(random_action(deal, rng))
+    with pytest.raises(ValueError, match="R4"):
+        Deal.new(players, 0, seed=1).view_dicts([players])

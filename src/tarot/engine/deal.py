@@ -801,35 +801,56 @@ class Deal:
 
     def view(self, seat: int) -> View:
         """Exactly what ``seat`` may know now (-1: a spectator, who sees no hand)."""
-        spectator = seat == -1
-        if not spectator and not 0 <= seat < self.n:
-            raise ValueError(f"R4: there is no seat {seat} at {self.n} players")
+        private = self._private_view_fields(seat)
+        return View(**self._public_view_fields(), **private)
+
+    def view_dicts(self, seats: Iterable[int], last_tricks: int | None = None) -> dict[int, dict[str, Any]]:
+        """``{seat: view(seat).to_dict(last_tricks)}`` for several seats, the part every seat sees
+        alike built once (a server sends each seat its view after every card). The seats' dicts
+        share that part's lists: do not mutate them."""
+        public = self._public_view_fields()
+        shared: dict[str, Any] | None = None
+        out: dict[int, dict[str, Any]] = {}
+        for seat in seats:
+            view = View(**public, **self._private_view_fields(seat))
+            if shared is None:
+                shared = view.public_dict(last_tricks)
+            out[seat] = shared | view.private_dict()
+        return out
+
+    def _public_view_fields(self) -> dict[str, Any]:
         order = [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]
         chien_shown = (self.contract is not None and self.contract.chien_shown
                        and self.phase is not _CALL)
+        return {
+            "players": self.n, "dealer": self.dealer, "phase": self.phase.value, "turn": self.turn,
+            "hand_sizes": tuple(h.bit_count() for h in self.hands),
+            "bids": tuple(zip(order, self.bids, strict=True)),
+            "taker": self.taker, "contract": self.contract, "called": self.called,
+            "chien": tuple(cards_of(self.chien)) if chien_shown else None,
+            "ecart_trumps": tuple(cards_of(self.ecart_trumps)),
+            "chelem_announced": self.chelem_announced,
+            "poignees": {s: tuple(cards_of(m)) for s, m in self.poignees.items()},
+            "tricks": tuple(self.tricks), "trick_leader": self.leader if self.phase is _PLAY else None,
+            "trick": tuple(self.trick), "annulled": self.annulled.value if self.annulled else None,
+            "result": self.result().to_dict() if self.phase is _DONE else None,
+        }
+
+    def _private_view_fields(self, seat: int) -> dict[str, Any]:
+        """The ``View.PRIVATE`` fields for ``seat``."""
+        spectator = seat == -1
+        if not spectator and not 0 <= seat < self.n:
+            raise ValueError(f"R4: there is no seat {seat} at {self.n} players")
         mine = not spectator and seat == self.turn
-        result = None
-        if self.phase is _DONE:
-            result = self.result().to_dict()
-        return View(
-            seat=seat, players=self.n, dealer=self.dealer, phase=self.phase.value, turn=self.turn,
-            hand=() if spectator else tuple(cards_of(self.hands[seat])),
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
-            bids=tuple(zip(order, self.bids, strict=True)),
-            taker=self.taker, contract=self.contract, called=self.called,
-            partner=self.partner_known_to(seat),
-            chien=tuple(cards_of(self.chien)) if chien_shown else None,
-            ecart=tuple(cards_of(self.ecart)) if seat == self.taker and self.ecart else None,
-            ecart_trumps=tuple(cards_of(self.ecart_trumps)),
-            chelem_announced=self.chelem_announced,
-            poignees={s: tuple(cards_of(m)) for s, m in self.poignees.items()},
-            tricks=tuple(self.tricks), trick_leader=self.leader if self.phase is _PLAY else None,
-            trick=tuple(self.trick), annulled=self.annulled.value if self.annulled else None,
-            result=result,
-            legal=tuple(self.legal_actions()) if mine else (),
-            ecart_options=self.ecart_options() if mine else None,
-            poignee_options=self.poignee_options() if mine else None,
-        )
+        return {
+            "seat": seat,
+            "hand": () if spectator else tuple(cards_of(self.hands[seat])),
+            "partner": self.partner_known_to(seat),
+            "ecart": tuple(cards_of(self.ecart)) if seat == self.taker and self.ecart else None,
+            "legal": tuple(self.legal_actions()) if mine else (),
+            "ecart_options": self.ecart_options() if mine else None,
+            "poignee_options": self.poignee_options() if mine else None,
+        }
 
     def __repr__(self) -> str:
         return f"<Deal {self.n}p dealer={self.dealer} phase={self.phase.value} turn={self.turn}>"

@@ -40,35 +40,56 @@ class View:
     ecart_options: EcartOptions | None = None
     poignee_options: PoigneeOptions | None = None
 
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready form (cards as codes), for clients and tests."""
-        def codes(cards: tuple[Card, ...] | None) -> list[str] | None:
-            return None if cards is None else [str(c) for c in cards]
+    # The fields that differ from one seat to another; every other field is the same for all.
+    PRIVATE = ("seat", "hand", "partner", "ecart", "legal", "ecart_options", "poignee_options")
 
+    def to_dict(self, last_tricks: int | None = None) -> dict[str, Any]:
+        """A JSON-ready form (cards as codes), for clients and tests.
+
+        ``last_tricks``: keep only that many completed tricks (``tricks_done`` then counts them
+        all), for clients that show the previous trick only.
+        """
+        return self.public_dict(last_tricks) | self.private_dict()
+
+    def private_dict(self) -> dict[str, Any]:
+        """The ``PRIVATE`` fields of ``to_dict``."""
         return {
             "seat": self.seat,
+            "hand": [str(c) for c in self.hand],
+            "partner": self.partner,
+            "ecart": _codes(self.ecart),
+            "legal": [action_to_dict(a) for a in self.legal],
+            "ecart_options": self.ecart_options.to_dict() if self.ecart_options else None,
+            "poignee_options": self.poignee_options.to_dict() if self.poignee_options else None,
+        }
+
+    def public_dict(self, last_tricks: int | None = None) -> dict[str, Any]:
+        """The fields of ``to_dict`` that every seat sees alike."""
+        tricks = self.tricks if last_tricks is None else self.tricks[len(self.tricks) - last_tricks:]
+        out = {
             "players": self.players,
             "dealer": self.dealer,
             "phase": self.phase,
             "turn": self.turn,
-            "hand": codes(self.hand),
             "hand_sizes": list(self.hand_sizes),
             "bids": [{"seat": s, "bid": c.name_text if c else "pass"} for s, c in self.bids],
             "taker": self.taker,
             "contract": self.contract.name_text if self.contract else None,
             "called": str(self.called) if self.called is not None else None,
-            "partner": self.partner,
-            "chien": codes(self.chien),
-            "ecart": codes(self.ecart),
-            "ecart_trumps": codes(self.ecart_trumps),
+            "chien": _codes(self.chien),
+            "ecart_trumps": _codes(self.ecart_trumps),
             "chelem_announced": self.chelem_announced,
-            "poignees": {str(s): codes(c) for s, c in self.poignees.items()},
-            "tricks": [t.to_dict() for t in self.tricks],
+            "poignees": {str(s): _codes(c) for s, c in self.poignees.items()},
+            "tricks": [t.to_dict() for t in tricks],
             "trick_leader": self.trick_leader,
-            "trick": codes(self.trick),
+            "trick": _codes(self.trick),
             "annulled": self.annulled,
             "result": self.result,
-            "legal": [action_to_dict(a) for a in self.legal],
-            "ecart_options": self.ecart_options.to_dict() if self.ecart_options else None,
-            "poignee_options": self.poignee_options.to_dict() if self.poignee_options else None,
         }
+        if last_tricks is not None:
+            out["tricks_done"] = len(self.tricks)
+        return out
+
+
+def _codes(cards: tuple[Card, ...] | None) -> list[str] | None:
+    return None if cards is None else [str(c) for c in cards]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import secrets
 import time
@@ -72,20 +71,10 @@ def public_action(action: Action) -> dict[str, Any]:
     return d
 
 
-def wire_view(deal: Deal, seat: int) -> dict[str, Any]:
-    """The engine's view for ``seat`` as sent to clients, with only the last completed trick.
-
-    A player may look at the previous trick until the current one is gathered, not at the
-    earlier ones (rules booklet: « consulter la teneur du pli précédent »), so the earlier tricks
-    are not sent; ``tricks_done`` counts them all. The full play is in the deal's record at its end.
-    """
-    view = deal.view(seat)
-    done = len(view.tricks)
-    if done > 1:
-        view = dataclasses.replace(view, tricks=view.tricks[-1:])
-    out = view.to_dict()
-    out["tricks_done"] = done
-    return out
+# A player may look at the previous trick until the current one is gathered, not at the earlier
+# ones (rules booklet: « consulter la teneur du pli précédent »): views sent to clients hold the
+# last completed trick only, and ``tricks_done`` counts them all. The deal's record has the play.
+LAST_TRICKS = 1
 
 
 class Table:
@@ -509,12 +498,15 @@ class Table:
         the state holds only what changed, ``version``, ``you``, ``view`` and ``time_left``.
         """
         self.log.append((self.version, event, private))
+        watchers = [(c, self._seat_for(c)) for c in self.watchers]
+        deal = self._deal()
+        views = {} if deal is None else deal.view_dicts({seat for _, seat in watchers}, LAST_TRICKS)
         messages: dict[int, dict[str, Any]] = {}  # one message per seat, shared by its connections
-        for c in list(self.watchers):
-            seat = self._seat_for(c)
+        for c, seat in watchers:
             msg = messages.get(seat)
             if msg is None:
-                state = self.state(seat) if full else self.view_state(seat)
+                view = views.get(seat)
+                state = self.state(seat, view) if full else self.view_state(seat, view)
                 msg = messages[seat] = {"type": "event", "table": self.id, "version": self.version,
                                         "event": self._render(event, private, seat), "state": state}
             c.send(msg)
@@ -563,15 +555,19 @@ class Table:
         self._sync_turn(deal.turn)  # the state sent with an action already counts the next move
         return max(0.0, self.turn_started + self.options.move_time - time.monotonic())
 
-    def view_state(self, seat: int) -> dict[str, Any]:
-        """The part of ``state(seat)`` that a card or a bid changes."""
+    def _view(self, deal: Deal | None, seat: int, view: dict[str, Any] | None) -> dict[str, Any] | None:
+        if deal is None:
+            return None
+        return view if view is not None else deal.view_dicts([seat], LAST_TRICKS)[seat]
+
+    def view_state(self, seat: int, view: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The part of ``state(seat)`` that a card or a bid changes (``view``: already built)."""
         deal = self._deal()
-        return {"you": seat, "version": self.version,
-                "view": None if deal is None else wire_view(deal, seat),
+        return {"you": seat, "version": self.version, "view": self._view(deal, seat, view),
                 "time_left": self._time_left(deal)}
 
-    def state(self, seat: int) -> dict[str, Any]:
-        """Everything ``seat`` (-1: a spectator) may know now."""
+    def state(self, seat: int, view: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Everything ``seat`` (-1: a spectator) may know now (``view``: already built)."""
         deal = self._deal()
         deadline = self._time_left(deal)
         game = self.game
@@ -585,7 +581,7 @@ class Table:
                 "totals": list(game.totals), "sheet": game.sheet(),
                 "ranking": game.ranking() if self.status == "finished" else None,
             },
-            "view": None if deal is None else wire_view(deal, seat),
+            "view": self._view(deal, seat, view),
             "time_left": deadline,
             "last_result": self.last_result,
         }
