@@ -28,7 +28,9 @@ if TYPE_CHECKING:
     from .store import LoadedTable, Store
 
 log = logging.getLogger("tarot.server")
-LOG_SIZE = 2000
+# About two deals: enough to catch up a short disconnection; older gaps get a snapshot, which
+# holds everything. Kept small because every table's log stays in memory (and in the GC's way).
+LOG_SIZE = 200
 
 
 class Client(Protocol):
