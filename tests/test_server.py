@@ -334,7 +334,8 @@ def test_timeout_autoplays_with_the_heuristic(tmp_path: Path) -> None:
 
 
 def test_bot_takes_over_while_away_and_player_returns(tmp_path: Path) -> None:
-    with make_client(db_url("sqlite", tmp_path), grace=0.2) as client:
+    # bot_delay: the bots must not finish the whole game while the test reads the first away moves
+    with make_client(db_url("sqlite", tmp_path), grace=0.2, bot_delay=0.05) as client:
         a = Player(client, "A")
         watcher = Player(client, "W")
         tid = create_table(a, players=3, deals=2)

@@ -26,6 +26,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
@@ -172,40 +173,39 @@ class Store:
 
     # --- tables ------------------------------------------------------------------
 
+    # The writes below are single SQLAlchemy Core statements, not ORM units of work: a busy
+    # server makes hundreds of them a second on the one store thread (docs/performance.md).
+
     def save_table(self, tid: str, host: str | None, options: dict[str, Any], seats: list[Any],
                    status: str, version: int) -> None:
-        with self.sessions.begin() as s:
-            row = s.get(TableRow, tid)
-            now = time.time()
-            if row is None:
-                s.add(TableRow(id=tid, host=host, options=options, seats=seats, status=status,
-                               version=version, created=now, updated=now))
-            else:
-                row.host, row.options, row.seats = host, options, seats
-                row.status, row.version, row.updated = status, version, now
+        now = time.time()
+        values = {"host": host, "options": options, "seats": seats, "status": status,
+                  "version": version, "updated": now}
+        with self.engine.begin() as conn:
+            done = conn.execute(update(TableRow).where(TableRow.id == tid).values(**values))
+            if done.rowcount == 0:
+                conn.execute(insert(TableRow).values(id=tid, created=now, **values))
 
     def start_game(self, tid: str, number: int, players: int, deals: int, first_dealer: int) -> int:
-        with self.sessions.begin() as s:
-            g = GameRow(table_id=tid, number=number, players=players, deals=deals,
-                        first_dealer=first_dealer, status="playing", totals=[0] * players,
-                        started=time.time(), finished=None)
-            s.add(g)
-            s.flush()
-            return g.id
+        with self.engine.begin() as conn:
+            gid = conn.execute(insert(GameRow).values(
+                table_id=tid, number=number, players=players, deals=deals, first_dealer=first_dealer,
+                status="playing", totals=[0] * players, started=time.time(), finished=None,
+            ).returning(GameRow.id)).scalar_one()
+            return int(gid)
 
     def finish_game(self, gid: int, totals: list[int]) -> None:
-        with self.sessions.begin() as s:
-            g = s.get(GameRow, gid)
-            assert g is not None
-            g.status, g.totals, g.finished = "finished", totals, time.time()
+        with self.engine.begin() as conn:
+            conn.execute(update(GameRow).where(GameRow.id == gid)
+                         .values(status="finished", totals=totals, finished=time.time()))
 
     def start_deal(self, gid: int, number: int, dealer: int, seed: str, salt: str, commitment: str) -> int:
-        with self.sessions.begin() as s:
-            d = DealRow(game_id=gid, number=number, dealer=dealer, seed=seed, salt=salt,
-                        commitment=commitment, status="playing", record=None, result=None)
-            s.add(d)
-            s.flush()
-            return d.id
+        with self.engine.begin() as conn:
+            did = conn.execute(insert(DealRow).values(
+                game_id=gid, number=number, dealer=dealer, seed=seed, salt=salt,
+                commitment=commitment, status="playing", record=None, result=None,
+            ).returning(DealRow.id)).scalar_one()
+            return int(did)
 
     async def add_action(self, deal_id: int, index: int, version: int, action: dict[str, Any],
                          by: str) -> None:
@@ -251,13 +251,10 @@ class Store:
 
     def finish_deal(self, deal_id: int, record: dict[str, Any], result: dict[str, Any],
                     gid: int, totals: list[int]) -> None:
-        with self.sessions.begin() as s:
-            d = s.get(DealRow, deal_id)
-            assert d is not None
-            d.status, d.record, d.result = "done", record, result
-            g = s.get(GameRow, gid)
-            assert g is not None
-            g.totals = totals
+        with self.engine.begin() as conn:
+            conn.execute(update(DealRow).where(DealRow.id == deal_id)
+                         .values(status="done", record=record, result=result))
+            conn.execute(update(GameRow).where(GameRow.id == gid).values(totals=totals))
 
     def load_open_tables(self) -> list[LoadedTable]:
         """Tables not closed, with their game in progress (if any), its deals and their actions."""
