@@ -164,6 +164,11 @@ def check_spy(spy: Player, seat: int, records: dict[int, dict[str, Any]]) -> Non
             continue
         state = merge_state(state, m)  # for the context; what is checked is what this message held
         ev = m.get("event", {})
+        if ev.get("kind") == "action":  # a card or a bid sends only what it changes
+            assert set(m["state"]) == {"you", "version", "view", "time_left"}
+        own = m["state"].get("view")
+        if own is not None:  # the previous trick only (R: « le pli précédent »), all counted
+            assert len(own["tricks"]) <= 1 and own["tricks_done"] >= len(own["tricks"])
         if ev.get("kind") == "deal_end":
             deal_no = None
             continue

@@ -24,8 +24,8 @@ from .table import Hub, Settings, Table
 
 log = logging.getLogger("tarot.server")
 STATIC = Path(__file__).parent / "static"
-OUTBOX_LIMIT = 2000
-GC_THRESHOLDS = (50_000, 20, 100)  # Python's defaults are (700, 10, 10)  # messages waiting for a slow client before it is dropped
+OUTBOX_LIMIT = 2000  # messages waiting for a slow client before it is dropped
+GC_THRESHOLDS = (50_000, 20, 100)  # Python's defaults are (700, 10, 10)
 _ids = itertools.count(1)
 
 

@@ -459,6 +459,7 @@ class Table:
         info.deal.check(action)  # raises IllegalAction, nothing changed
         # Stored first: if the write fails the table is left exactly as it was (and nothing is sent).
         store = self.hub.store
+        assert info.db_id is not None
         await store.add_action(info.db_id, info.actions, self.version + 1, action_to_dict(action), by)
         game.apply(action)
         self.version += 1
@@ -546,7 +547,9 @@ class Table:
         """A new position (an action applied, not a mere presence or seat event) starts the move clock."""
         game = self.game
         info = game.current if game is not None else None
-        key = (0, 0, 0, seat_no) if game is None or info is None else (game.number, info.number, info.actions, seat_no)
+        key = (0, 0, 0, seat_no)
+        if game is not None and info is not None:
+            key = (game.number, info.number, info.actions, seat_no)
         if key != self.turn_key:
             self.turn_key = key
             self.turn_started = time.monotonic()
