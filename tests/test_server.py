@@ -166,6 +166,8 @@ def check_spy(spy: Player, seat: int, records: dict[int, dict[str, Any]]) -> Non
         ev = m.get("event", {})
         if ev.get("kind") == "action":  # a card or a bid sends only what it changes
             assert set(m["state"]) == {"you", "version", "view", "time_left"}
+        elif m["type"] == "event":  # the deal's record only with the events that change it
+            assert ("last_result" in m["state"]) == (ev["kind"] in ("deal_end", "game_start"))
         own = m["state"].get("view")
         if own is not None:  # the previous trick only (R: « le pli précédent »), all counted
             assert len(own["tricks"]) <= 1 and own["tricks_done"] >= len(own["tricks"])

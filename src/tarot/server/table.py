@@ -77,6 +77,7 @@ def public_action(action: Action) -> dict[str, Any]:
 # ones (rules booklet: « consulter la teneur du pli précédent »): views sent to clients hold the
 # last completed trick only, and ``tricks_done`` counts them all. The deal's record has the play.
 LAST_TRICKS = 1
+RESULT_EVENTS = ("deal_end", "game_start")  # the events that change a state's ``last_result``
 
 
 class Table:
@@ -499,7 +500,10 @@ class Table:
 
         ``full=False`` (a card, a bid: the table, the game and the last result did not change):
         the state holds only what changed, ``version``, ``you``, ``view`` and ``time_left``.
+        Otherwise it holds every key but ``last_result`` (with the deal's whole record), which
+        goes only with the events that change it.
         """
+        keep_result = event.get("kind") in RESULT_EVENTS
         self.log.append((self.version, event, private))
         watchers = [(c, self._seat_for(c)) for c in self.watchers]
         deal = self._deal()
@@ -509,7 +513,12 @@ class Table:
             msg = messages.get(seat)
             if msg is None:
                 view = views.get(seat)
-                state = self.state(seat, view) if full else self.view_state(seat, view)
+                if full:
+                    state = self.state(seat, view)
+                    if not keep_result:
+                        del state["last_result"]
+                else:
+                    state = self.view_state(seat, view)
                 msg = messages[seat] = {"type": "event", "table": self.id, "version": self.version,
                                         "event": self._render(event, private, seat), "state": state}
             c.send(msg)
