@@ -179,6 +179,15 @@ def create_table(host: Player, **options: Any) -> str:
     return tid
 
 
+def sit_everyone(players: list[Player], tid: str) -> None:
+    """Player i sits at seat i of ``tid`` (the first one, its host, has already joined)."""
+    for i, pl in enumerate(players):
+        if i:
+            pl.send({"type": "join", "table": tid})
+            pl.expect("snapshot")
+        pl.send({"type": "sit", "seat": i})
+
+
 def drive(players: list[Player], until_finished: bool = True, seed: int = 0, timeout: float = 60.0,
           max_actions: int | None = None) -> int:
     """Each scripted player acts when its state says so, until the game is finished."""

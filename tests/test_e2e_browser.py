@@ -78,6 +78,15 @@ def create(page: Any, players: int, deals: int = 1) -> None:
     page.wait_for_selector("#felt")
 
 
+def sit_with_bots(page: Any, players: int) -> None:
+    """Sit at seat 0, fill the other seats with bots, and wait for the dealt hand."""
+    page.locator(".seat[data-seat='0'] button.sit").click()
+    for seat in range(1, players):
+        page.locator(f".seat[data-seat='{seat}'] button.add-bot").click()
+        page.wait_for_timeout(100)
+    page.wait_for_selector("#hand .card")
+
+
 def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str] | None = None,
                take: str = "garde", poignee: bool = False) -> set[str]:
     """Click through the deal as the human: bids (pass unless nothing else), call, écart, cards."""
@@ -143,11 +152,7 @@ def test_four_players_bots_bid_ecart_play_score_sheet(server: str, browser: Any)
     enter(page, server, "Alice")
     page.screenshot(path=str(SHOTS / "lobby.png"))
     create(page, 4, deals=1)
-    page.locator(".seat[data-seat='0'] button.sit").click()
-    for seat in (1, 2, 3):
-        page.locator(f".seat[data-seat='{seat}'] button.add-bot").click()
-        page.wait_for_timeout(100)
-    page.wait_for_selector("#hand .card")
+    sit_with_bots(page, 4)
     seen = play_until(page, "#ranking", shots={"bidding": "bidding.png", "ecart": "ecart.png",
                                                 "play": "play.png"})
     assert {"bid", "play"} <= seen
@@ -162,11 +167,7 @@ def test_five_players_king_call(server: str, browser: Any) -> None:
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Bob")
     create(page, 5, deals=1)
-    page.locator(".seat[data-seat='0'] button.sit").click()
-    for seat in (1, 2, 3, 4):
-        page.locator(f".seat[data-seat='{seat}'] button.add-bot").click()
-        page.wait_for_timeout(100)
-    page.wait_for_selector("#hand .card")
+    sit_with_bots(page, 5)
     seen = play_until(page, "#ranking", shots={"call": "call-5p-phone.png"}, take="garde_contre")
     assert "call" in seen  # garde contre cannot be overbid: Bob takes and calls a king
     page.screenshot(path=str(SHOTS / "result-5p-phone.png"), full_page=True)
@@ -195,11 +196,7 @@ def test_a_poignee_is_chosen_by_clicking_and_shown(server: str, browser: Any,
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Carol")
     create(page, 4, deals=1)
-    page.locator(".seat[data-seat='0'] button.sit").click()
-    for seat in (1, 2, 3):
-        page.locator(f".seat[data-seat='{seat}'] button.add-bot").click()
-        page.wait_for_timeout(100)
-    page.wait_for_selector("#hand .card")
+    sit_with_bots(page, 4)
     seen = play_until(page, "#ranking", take="garde_contre", poignee=True)
     assert "poignee" in seen
     page.close()

@@ -14,7 +14,16 @@ pytest.importorskip("fastapi")
 
 import contextlib
 
-from server_harness import Player, choose, create_table, db_url, drive, make_client, merge_state
+from server_harness import (
+    Player,
+    choose,
+    create_table,
+    db_url,
+    drive,
+    make_client,
+    merge_state,
+    sit_everyone,
+)
 from tarot.engine import Deal, DealRecord
 from tarot.server.game import commitment
 from tarot.server.table import _Resume
@@ -75,11 +84,7 @@ def test_full_game_all_scripted(tmp_path: Path, players: int) -> None:
     with make_client(db_url("sqlite", tmp_path)) as client:
         ps = [Player(client, f"P{i}") for i in range(players)]
         tid = create_table(ps[0], players=players, deals=1)
-        for i, pl in enumerate(ps):
-            if i:
-                pl.send({"type": "join", "table": tid})
-                pl.expect("snapshot")
-            pl.send({"type": "sit", "seat": i})
+        sit_everyone(ps, tid)
         drive(ps, seed=10 + players)
         for pl in ps:
             check_records(pl.state, players, 1)
@@ -141,11 +146,7 @@ def test_leak_spy_per_seat_never_sees_another_hand(tmp_path: Path) -> None:
         for players in (4, 5, 3):
             spies = [Player(client, f"S{i}") for i in range(players)]
             tid = create_table(spies[0], players=players, deals=2)
-            for i, pl in enumerate(spies):
-                if i:
-                    pl.send({"type": "join", "table": tid})
-                    pl.expect("snapshot")
-                pl.send({"type": "sit", "seat": i})
+            sit_everyone(spies, tid)
             drive(spies, seed=players * 7)
             records = {}
             for m in spies[0].messages:
@@ -337,6 +338,32 @@ def test_timeout_autoplays_with_the_heuristic(tmp_path: Path) -> None:
             if m["type"] == "event" and m["event"]["kind"] == "action" and m["event"]["seat"] == 0:
                 ev = m["event"]
         assert ev is not None and ev["by"] == "timeout"
+        a.close()
+
+
+def test_the_move_clock_restarts_with_each_new_position(tmp_path: Path) -> None:
+    """The ``time_left`` sent with an action is the next move's whole time, not what the
+    previous mover left of theirs."""
+    with make_client(db_url("sqlite", tmp_path), bot_delay=2.0) as client:
+        a = Player(client, "A")
+        create_table(a, players=3, deals=1, move_time=30)
+        a.send({"type": "sit", "seat": 0})
+        for s in (1, 2):
+            a.send({"type": "add_bot", "seat": s})
+        a.until(lambda s: a.my_turn, timeout=20)
+        time.sleep(1.5)  # seat 0 takes its time
+        legal = a.state["view"]["legal"]  # type: ignore[index]
+        bid = next(x for x in legal if x.get("bid") == "garde_contre")  # cannot end the deal
+        a.send({"type": "act", "action": bid})
+        ev = None
+        end = time.monotonic() + 10
+        while ev is None and time.monotonic() < end:
+            m = a.recv(5)
+            if m["type"] == "event" and m["event"]["kind"] == "action" and m["event"]["seat"] == 0:
+                ev = m
+        assert ev is not None
+        assert ev["state"]["view"]["turn"] is not None  # a next move (seat 0 may announce a chelem)
+        assert ev["state"]["time_left"] > 29.5
         a.close()
 
 

@@ -290,7 +290,7 @@ def serve(
     try:  # the server's dependencies load only for this command
         import uvicorn
 
-        from .server.app import create_app
+        from .server.app import create_app, tune_gc
         from .server.store import default_url, migrate
         from .server.table import Settings
     except ImportError as exc:
@@ -309,6 +309,7 @@ def serve(
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"Database: {url.split('@')[-1]}")
     typer.echo(f"Open http://{shown}:{port}/ in your browser")
+    tune_gc()
     # No permessage-deflate: messages are about a kilobyte, and compressing each one for each
     # seat cost more CPU than anything else per card (docs/performance.md).
     uvicorn.run(site, host=host, port=port, log_level="warning", ws_per_message_deflate=False)

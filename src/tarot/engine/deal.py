@@ -837,7 +837,7 @@ class Deal:
         }
 
     def _private_view_fields(self, seat: int) -> dict[str, Any]:
-        """The ``View.PRIVATE`` fields for ``seat``."""
+        """The fields of ``seat``'s view that differ from one seat to another (``View.private_dict``)."""
         spectator = seat == -1
         if not spectator and not 0 <= seat < self.n:
             raise ValueError(f"R4: there is no seat {seat} at {self.n} players")

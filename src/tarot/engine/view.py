@@ -40,9 +40,6 @@ class View:
     ecart_options: EcartOptions | None = None
     poignee_options: PoigneeOptions | None = None
 
-    # The fields that differ from one seat to another; every other field is the same for all.
-    PRIVATE = ("seat", "hand", "partner", "ecart", "legal", "ecart_options", "poignee_options")
-
     def to_dict(self, last_tricks: int | None = None) -> dict[str, Any]:
         """A JSON-ready form (cards as codes), for clients and tests.
 
@@ -52,7 +49,7 @@ class View:
         return self.public_dict(last_tricks) | self.private_dict()
 
     def private_dict(self) -> dict[str, Any]:
-        """The ``PRIVATE`` fields of ``to_dict``."""
+        """The fields of ``to_dict`` that differ from one seat to another."""
         return {
             "seat": self.seat,
             "hand": [str(c) for c in self.hand],

@@ -139,6 +139,20 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
     conn.send({"type": "welcome", "player": {"id": pid, "name": name}, "token": token})
 
 
+def tune_gc() -> None:
+    """For the process that serves (``tarot serve``), once the site is built.
+
+    The cyclic garbage collector stops every table while it runs: a full pass over a busy server
+    took about 90 ms here. What start-up built lives as long as the process, so it is frozen out
+    of the passes; and passes are made rarer (most garbage is freed at once by reference
+    counting; the collector is only for cycles). docs/performance.md. Not done by ``create_app``:
+    an application embedding the site keeps its own collector settings.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def create_app(db_url: str, settings: Settings | None = None, run_migrations: bool = True) -> FastAPI:
     """The site. ``db_url`` is a SQLAlchemy URL (``sqlite:///file`` or ``postgresql://…``)."""
 
@@ -150,13 +164,6 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         hub = Hub(store, settings)
         app.state.hub = hub
         await hub.recover()
-        # The cyclic garbage collector stops every table while it runs: a full pass over a busy
-        # server took about 90 ms here. What start-up built lives as long as the process, so it
-        # is frozen out of the passes; and passes are made rarer (most garbage is freed at once
-        # by reference counting; the collector is only for cycles). docs/performance.md.
-        gc.collect()
-        gc.freeze()
-        gc.set_threshold(*GC_THRESHOLDS)
         try:
             yield
         finally:

@@ -146,8 +146,7 @@ class Store:
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-store")
         self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
-        self._flushing = False
-        self._flusher: asyncio.Task[None] | None = None
+        self._flusher: asyncio.Task[None] | None = None  # writing the pending actions, if running
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -218,31 +217,27 @@ class Store:
                "by": by, "created": time.time()}
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._pending.append((row, done))
-        if not self._flushing:
-            self._flushing = True
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_actions())  # kept: not GC'd
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_actions())
         await done
 
     async def _flush_actions(self) -> None:
-        try:
-            while self._pending:
-                batch, self._pending = self._pending, []
-                try:
-                    await self.run(self.add_actions, [row for row, _ in batch])
-                except Exception:
-                    # One bad row must not fail the others: retry them one by one.
-                    for row, done in batch:
-                        try:
-                            await self.run(self.add_actions, [row])
-                        except Exception as e:
-                            _settle(done, e)
-                        else:
-                            _settle(done, None)
-                else:
-                    for _, done in batch:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await self.run(self.add_actions, [row for row, _ in batch])
+            except Exception:
+                # One bad row must not fail the others: retry them one by one.
+                for row, done in batch:
+                    try:
+                        await self.run(self.add_actions, [row])
+                    except Exception as e:
+                        _settle(done, e)
+                    else:
                         _settle(done, None)
-        finally:
-            self._flushing = False
+            else:
+                for _, done in batch:
+                    _settle(done, None)
 
     def add_actions(self, rows: list[dict[str, Any]]) -> None:
         """One transaction, one multi-row insert (SQLAlchemy Core: the ORM is not needed here)."""

@@ -97,8 +97,7 @@ class Table:
         self.task: asyncio.Task[None] | None = None
         self.bots: dict[tuple[int, str], Bot] = {}
         self.auto_tasks: set[asyncio.Task[None]] = set()
-        self.turn_started = time.monotonic()
-        self.turn_key: tuple[int, int, int, int] | None = None
+        self.turn_started = time.monotonic()  # when the current position began: the move clock
         self.auto_version = -1  # the version an automatic move was started for
         self.last_auto: dict[str, Any] | None = None
         self.last_result: dict[str, Any] | None = None
@@ -164,7 +163,6 @@ class Table:
         if owner is None:
             return None
         seat_no, seat = owner
-        self._sync_turn(seat_no)
         if self.auto_version == self.version:
             return None
         if seat.bot is not None:
@@ -445,6 +443,7 @@ class Table:
         game = self.game
         assert game is not None
         info = game.new_deal()
+        self.turn_started = time.monotonic()
         store = self.hub.store
         info.db_id = await store.run(store.start_deal, game.db_id, info.number, info.dealer,
                                      info.seed, info.salt, info.commitment)
@@ -464,6 +463,7 @@ class Table:
         await store.add_action(info.db_id, info.actions, self.version + 1, action_to_dict(action), by)
         game.apply(action)
         self.version += 1
+        self.turn_started = time.monotonic()  # a new position: the next move's clock starts
         event: dict[str, Any] = {"kind": "action", "seat": seat, "action": public_action(action), "by": by}
         private = {seat: event | {"action": action_to_dict(action)}} if isinstance(action, Ecart) else {}
         self._record(event, private, full=False)
@@ -513,12 +513,7 @@ class Table:
             msg = messages.get(seat)
             if msg is None:
                 view = views.get(seat)
-                if full:
-                    state = self.state(seat, view)
-                    if not keep_result:
-                        del state["last_result"]
-                else:
-                    state = self.view_state(seat, view)
+                state = self.state(seat, view, keep_result) if full else self.view_state(seat, view)
                 msg = messages[seat] = {"type": "event", "table": self.id, "version": self.version,
                                         "event": self._render(event, private, seat), "state": state}
             c.send(msg)
@@ -552,21 +547,9 @@ class Table:
                            "host": s.player_id is not None and s.player_id == self.host,
                            "away": s.away_since is not None} for s in self.seats]}
 
-    def _sync_turn(self, seat_no: int) -> None:
-        """A new position (an action applied, not a mere presence or seat event) starts the move clock."""
-        game = self.game
-        info = game.current if game is not None else None
-        key = (0, 0, 0, seat_no)
-        if game is not None and info is not None:
-            key = (game.number, info.number, info.actions, seat_no)
-        if key != self.turn_key:
-            self.turn_key = key
-            self.turn_started = time.monotonic()
-
     def _time_left(self, deal: Deal | None) -> float | None:
         if deal is None or deal.turn is None or self.options.move_time is None:
             return None
-        self._sync_turn(deal.turn)  # the state sent with an action already counts the next move
         return max(0.0, self.turn_started + self.options.move_time - time.monotonic())
 
     def _view(self, deal: Deal | None, seat: int, view: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -580,8 +563,10 @@ class Table:
         return {"you": seat, "version": self.version, "view": self._view(deal, seat, view),
                 "time_left": self._time_left(deal)}
 
-    def state(self, seat: int, view: dict[str, Any] | None = None) -> dict[str, Any]:
-        """Everything ``seat`` (-1: a spectator) may know now (``view``: already built)."""
+    def state(self, seat: int, view: dict[str, Any] | None = None,
+              with_result: bool = True) -> dict[str, Any]:
+        """Everything ``seat`` (-1: a spectator) may know now (``view``: already built;
+        ``with_result=False``: without ``last_result``, for events that leave it unchanged)."""
         deal = self._deal()
         deadline = self._time_left(deal)
         game = self.game
@@ -597,8 +582,9 @@ class Table:
             },
             "view": self._view(deal, seat, view),
             "time_left": deadline,
-            "last_result": self.last_result,
         }
+        if with_result:
+            out["last_result"] = self.last_result
         return out
 
     # --- restart recovery ------------------------------------------------------------
