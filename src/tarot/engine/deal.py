@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Final
 
-from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee
+from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee, action_to_dict
 from .cards import (
     ABOVE,
     CARDS,
@@ -31,6 +31,7 @@ from .cards import (
     Card,
     Suit,
     cards_of,
+    codes_of,
     half_points,
     mask_of,
 )
@@ -805,18 +806,68 @@ class Deal:
         return View(**self._public_view_fields(), **private)
 
     def view_dicts(self, seats: Iterable[int], last_tricks: int | None = None) -> dict[int, dict[str, Any]]:
-        """``{seat: view(seat).to_dict(last_tricks)}`` for several seats, the part every seat sees
-        alike built once (a server sends each seat its view after every card). The seats' dicts
-        share that part's lists: do not mutate them."""
-        public = self._public_view_fields()
-        shared: dict[str, Any] | None = None
-        out: dict[int, dict[str, Any]] = {}
-        for seat in seats:
-            view = View(**public, **self._private_view_fields(seat))
-            if shared is None:
-                shared = view.public_dict(last_tricks)
-            out[seat] = shared | view.private_dict()
+        """``{seat: view(seat).to_dict(last_tricks)}`` for several seats, built straight from the
+        deal's masks (a server sends each seat its view after every card): the part every seat
+        sees alike once, then each seat's own fields. The seats' dicts share that part's lists:
+        do not mutate them. A test holds it equal to ``View.to_dict`` at every position."""
+        public = self._public_dict(last_tricks)
+        return {seat: public | self._private_dict(seat) for seat in seats}
+
+    def _public_dict(self, last_tricks: int | None) -> dict[str, Any]:
+        """``View.public_dict``, without building the view."""
+        phase = self.phase
+        order = [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]
+        contract = self.contract
+        tricks = self.tricks if last_tricks is None else self.tricks[len(self.tricks) - last_tricks:]
+        chien_shown = contract is not None and contract.chien_shown and phase is not _CALL
+        out = {
+            "players": self.n, "dealer": self.dealer, "phase": phase.value, "turn": self.turn,
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "bids": [{"seat": s, "bid": c.name_text if c else "pass"}
+                     for s, c in zip(order, self.bids, strict=True)],
+            "taker": self.taker,
+            "contract": contract.name_text if contract is not None else None,
+            "called": str(self.called) if self.called is not None else None,
+            "chien": codes_of(self.chien) if chien_shown else None,
+            "ecart_trumps": codes_of(self.ecart_trumps),
+            "chelem_announced": self.chelem_announced,
+            "poignees": {str(s): codes_of(m) for s, m in self.poignees.items()},
+            "tricks": [t.to_dict() for t in tricks],
+            "trick_leader": self.leader if phase is _PLAY else None,
+            "trick": [str(c) for c in self.trick],
+            "annulled": self.annulled.value if self.annulled else None,
+            "result": self.result().to_dict() if phase is _DONE else None,
+        }
+        if last_tricks is not None:
+            out["tricks_done"] = len(self.tricks)
         return out
+
+    def _private_dict(self, seat: int) -> dict[str, Any]:
+        """``View.private_dict``, without building the view."""
+        spectator = seat == -1
+        if not spectator and not 0 <= seat < self.n:
+            raise ValueError(f"R4: there is no seat {seat} at {self.n} players")
+        mine = not spectator and seat == self.turn
+        legal: list[dict[str, Any]] = []
+        ecart_options = poignee_options = None
+        if mine:
+            if self.phase is _PLAY:
+                legal = [{"seat": seat, "play": code} for code in codes_of(self.legal_mask())]
+            else:
+                legal = [action_to_dict(a) for a in self.legal_actions()]
+            ecart = self.ecart_options()
+            ecart_options = ecart.to_dict() if ecart else None
+            poignee = self.poignee_options()
+            poignee_options = poignee.to_dict() if poignee else None
+        return {
+            "seat": seat,
+            "hand": [] if spectator else codes_of(self.hands[seat]),
+            "partner": self.partner_known_to(seat),
+            "ecart": codes_of(self.ecart) if seat == self.taker and self.ecart else None,
+            "legal": legal,
+            "ecart_options": ecart_options,
+            "poignee_options": poignee_options,
+        }
 
     def _public_view_fields(self) -> dict[str, Any]:
         order = [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]

@@ -5,80 +5,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import itertools
 import logging
 import secrets
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
-import orjson
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from . import protocol as p
+from .connection import Connection
 from .store import Store, migrate
-from .table import Hub, Settings, Table
+from .table import Hub, Settings
 
 log = logging.getLogger("tarot.server")
 STATIC = Path(__file__).parent / "static"
-OUTBOX_LIMIT = 2000  # messages waiting for a slow client before it is dropped
 GC_THRESHOLDS = (50_000, 20, 100)  # Python's defaults are (700, 10, 10)
-_ids = itertools.count(1)
-
-
-class Connection:
-    """One websocket: identity, the table it watches, a bounded outbox and a flood limiter."""
-
-    rate = 50.0  # messages per second, sustained
-    burst = 200.0
-
-    def __init__(self, ws: WebSocket, hub: Hub) -> None:
-        self.ws = ws
-        self.hub = hub
-        self.id = next(_ids)
-        self.player_id = ""
-        self.name = ""
-        self.table: Table | None = None
-        self.outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.tokens = self.burst
-        self.last = time.monotonic()
-        self.closed = False
-
-    def __hash__(self) -> int:
-        return self.id
-
-    def __eq__(self, other: object) -> bool:
-        return self is other
-
-    def send(self, message: dict[str, Any]) -> None:
-        if self.closed:
-            return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.closed = True
-            self.outbox.put_nowait(None)
-            return
-        self.outbox.put_nowait(message)
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-    async def writer(self) -> None:
-        while True:
-            msg = await self.outbox.get()
-            if msg is None:
-                with contextlib.suppress(Exception):
-                    await self.ws.close(code=1008)
-                return
-            await self.ws.send_text(orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode())
 
 
 async def _handle(conn: Connection, text: str) -> None:
@@ -134,7 +77,7 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
         pid, token, name = secrets.token_hex(8), secrets.token_urlsafe(24), msg.name or "Guest"
     assert token is not None
     if row is None or name != row.name:
-        await store.run(store.save_player, pid, token, name)
+        await store.write(store.save_player, pid, token, name)
     conn.player_id, conn.name = pid, name
     conn.send({"type": "welcome", "player": {"id": pid, "name": name}, "token": token})
 
@@ -185,7 +128,6 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         await ws.accept()
         hub: Hub = app.state.hub
         conn = Connection(ws, hub)
-        writer = asyncio.create_task(conn.writer())
         try:
             while not conn.closed:
                 message = await ws.receive()
@@ -197,8 +139,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
                     text = raw.decode("utf-8", "replace")
                 if not conn.allow():
                     conn.send(p.error("too many messages: closing", "flooding"))
-                    conn.closed = True
-                    conn.outbox.put_nowait(None)
+                    conn.close()
                     break
                 await _handle(conn, text)
         except (WebSocketDisconnect, RuntimeError):
@@ -207,12 +148,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
             hub.lobby.discard(conn)
             if conn.table is not None:
                 conn.table.gone(conn)
-            if not conn.closed:
-                conn.closed = True
-                conn.outbox.put_nowait(None)
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(writer, 1.0)
-            writer.cancel()
+            await conn.finish()
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -1,8 +1,10 @@
 """Persistence (SQLAlchemy 2): players, tables, games, deals (tarot-deal/1 records) and every action.
 
-All database work runs on one worker thread (``Store.run``) so the event loop never blocks on
-I/O and SQLite sees one writer. The schema is created and upgraded by Alembic
-(``tarot/server/migrations``), programmatically at start-up.
+All database work runs on one worker thread so the event loop never blocks on I/O and SQLite
+sees one writer: reads through ``Store.run``, writes through ``Store.write``, which commits the
+writes of every table that waits at the same moment in one transaction (group commit). The
+schema is created and upgraded by Alembic (``tarot/server/migrations``), programmatically at
+start-up.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 T = TypeVar("T")
@@ -132,8 +134,12 @@ class LoadedTable:
     deals: list[tuple[DealRow, list[ActionRow]]]
 
 
+Job = tuple[Callable[..., Any], tuple[Any, ...]]  # a write: fn(conn, *args)
+
+
 class Store:
-    """The repository. Methods ending in ``_sync`` run on the store thread; ``run`` gets there."""
+    """The repository. Reads run on the store thread through ``run``; writes, ``fn(conn, …)``,
+    through ``write``."""
 
     def __init__(self, url: str) -> None:
         self.url = normalize_url(url)
@@ -145,12 +151,53 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-store")
-        self._pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
-        self._flusher: asyncio.Task[None] | None = None  # writing the pending actions, if running
+        self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._flusher: asyncio.Task[None] | None = None  # committing the pending writes, if running
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, fn, *args)
+
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(conn, *args)`` in a transaction on the store thread; returns its result once
+        committed.
+
+        Group commit: the writes that arrive while a transaction is under way go together in the
+        next one, so hundreds of busy tables cost a few commits a second, not one per card. A
+        table awaits each of its writes, so the writes of one batch never depend on each other.
+        """
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[T] = loop.create_future()
+        self._pending.append(((fn, args), done))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = loop.create_task(self._flush())
+        return await done
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                results = await self.run(self._commit, [job for job, _ in batch])
+            except Exception:
+                # One bad write must not fail the others: retry them one by one.
+                for job, done in batch:
+                    try:
+                        result = await self.run(self._commit, [job])
+                    except Exception as e:
+                        _settle(done, e)
+                    else:
+                        _settle(done, None, result[0])
+            else:
+                for (_, done), result in zip(batch, results, strict=True):
+                    _settle(done, None, result)
+
+    def _commit(self, jobs: list[Job]) -> list[Any]:
+        """One transaction; the batch's actions go in one multi-row insert."""
+        with self.engine.begin() as conn:
+            rows = [args[0] for fn, args in jobs if fn == self.insert_action]
+            if rows:
+                self.add_actions(conn, rows)
+            return [None if fn == self.insert_action else fn(conn, *args) for fn, args in jobs]
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
@@ -162,94 +209,66 @@ class Store:
         with self.sessions() as s:
             return s.scalar(select(PlayerRow).where(PlayerRow.token_hash == token_hash(token)))
 
-    def save_player(self, pid: str, token: str, name: str) -> None:
-        with self.sessions.begin() as s:
-            row = s.get(PlayerRow, pid)
-            if row is None:
-                s.add(PlayerRow(id=pid, token_hash=token_hash(token), name=name, created=time.time()))
-            else:
-                row.name = name
+    # The writes below are single SQLAlchemy Core statements, not ORM units of work: a busy
+    # server makes hundreds of them a second on the one store thread (docs/performance.md).
+    # Each takes the transaction's connection first: ``await store.write(store.save_player, …)``.
+
+    def save_player(self, conn: Connection, pid: str, token: str, name: str) -> None:
+        done = conn.execute(update(PlayerRow).where(PlayerRow.id == pid).values(name=name))
+        if done.rowcount == 0:
+            conn.execute(insert(PlayerRow).values(id=pid, token_hash=token_hash(token), name=name,
+                                                  created=time.time()))
 
     # --- tables ------------------------------------------------------------------
 
-    # The writes below are single SQLAlchemy Core statements, not ORM units of work: a busy
-    # server makes hundreds of them a second on the one store thread (docs/performance.md).
-
-    def save_table(self, tid: str, host: str | None, options: dict[str, Any], seats: list[Any],
-                   status: str, version: int) -> None:
+    def save_table(self, conn: Connection, tid: str, host: str | None, options: dict[str, Any],
+                   seats: list[Any], status: str, version: int) -> None:
         now = time.time()
         values = {"host": host, "options": options, "seats": seats, "status": status,
                   "version": version, "updated": now}
-        with self.engine.begin() as conn:
-            done = conn.execute(update(TableRow).where(TableRow.id == tid).values(**values))
-            if done.rowcount == 0:
-                conn.execute(insert(TableRow).values(id=tid, created=now, **values))
+        done = conn.execute(update(TableRow).where(TableRow.id == tid).values(**values))
+        if done.rowcount == 0:
+            conn.execute(insert(TableRow).values(id=tid, created=now, **values))
 
-    def start_game(self, tid: str, number: int, players: int, deals: int, first_dealer: int) -> int:
-        with self.engine.begin() as conn:
-            gid = conn.execute(insert(GameRow).values(
-                table_id=tid, number=number, players=players, deals=deals, first_dealer=first_dealer,
-                status="playing", totals=[0] * players, started=time.time(), finished=None,
-            ).returning(GameRow.id)).scalar_one()
-            return int(gid)
+    def start_game(self, conn: Connection, tid: str, number: int, players: int, deals: int,
+                   first_dealer: int) -> int:
+        gid = conn.execute(insert(GameRow).values(
+            table_id=tid, number=number, players=players, deals=deals, first_dealer=first_dealer,
+            status="playing", totals=[0] * players, started=time.time(), finished=None,
+        ).returning(GameRow.id)).scalar_one()
+        return int(gid)
 
-    def finish_game(self, gid: int, totals: list[int]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(GameRow).where(GameRow.id == gid)
-                         .values(status="finished", totals=totals, finished=time.time()))
+    def finish_game(self, conn: Connection, gid: int, totals: list[int]) -> None:
+        conn.execute(update(GameRow).where(GameRow.id == gid)
+                     .values(status="finished", totals=totals, finished=time.time()))
 
-    def start_deal(self, gid: int, number: int, dealer: int, seed: str, salt: str, commitment: str) -> int:
-        with self.engine.begin() as conn:
-            did = conn.execute(insert(DealRow).values(
-                game_id=gid, number=number, dealer=dealer, seed=seed, salt=salt,
-                commitment=commitment, status="playing", record=None, result=None,
-            ).returning(DealRow.id)).scalar_one()
-            return int(did)
+    def start_deal(self, conn: Connection, gid: int, number: int, dealer: int, seed: str, salt: str,
+                   commitment: str) -> int:
+        did = conn.execute(insert(DealRow).values(
+            game_id=gid, number=number, dealer=dealer, seed=seed, salt=salt,
+            commitment=commitment, status="playing", record=None, result=None,
+        ).returning(DealRow.id)).scalar_one()
+        return int(did)
 
     async def add_action(self, deal_id: int, index: int, version: int, action: dict[str, Any],
                          by: str) -> None:
-        """Store one action; returns once it is committed.
-
-        Group commit: actions that arrive while a write is under way go together in the next
-        transaction, so hundreds of busy tables cost a few commits a second, not one per card.
-        """
+        """Store one action; returns once it is committed."""
         row = {"deal_id": deal_id, "index": index, "table_version": version, "action": action,
                "by": by, "created": time.time()}
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append((row, done))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_actions())
-        await done
+        await self.write(self.insert_action, row)
 
-    async def _flush_actions(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            try:
-                await self.run(self.add_actions, [row for row, _ in batch])
-            except Exception:
-                # One bad row must not fail the others: retry them one by one.
-                for row, done in batch:
-                    try:
-                        await self.run(self.add_actions, [row])
-                    except Exception as e:
-                        _settle(done, e)
-                    else:
-                        _settle(done, None)
-            else:
-                for _, done in batch:
-                    _settle(done, None)
+    def insert_action(self, conn: Connection, row: dict[str, Any]) -> None:
+        self.add_actions(conn, [row])
 
-    def add_actions(self, rows: list[dict[str, Any]]) -> None:
-        """One transaction, one multi-row insert (SQLAlchemy Core: the ORM is not needed here)."""
-        with self.engine.begin() as conn:
-            conn.execute(insert(ActionRow), rows)
+    def add_actions(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        """One multi-row insert (SQLAlchemy Core: the ORM is not needed here)."""
+        conn.execute(insert(ActionRow), rows)
 
-    def finish_deal(self, deal_id: int, record: dict[str, Any], result: dict[str, Any],
+    def finish_deal(self, conn: Connection, deal_id: int, record: dict[str, Any], result: dict[str, Any],
                     gid: int, totals: list[int]) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(update(DealRow).where(DealRow.id == deal_id)
-                         .values(status="done", record=record, result=result))
-            conn.execute(update(GameRow).where(GameRow.id == gid).values(totals=totals))
+        conn.execute(update(DealRow).where(DealRow.id == deal_id)
+                     .values(status="done", record=record, result=result))
+        conn.execute(update(GameRow).where(GameRow.id == gid).values(totals=totals))
 
     def load_open_tables(self) -> list[LoadedTable]:
         """Tables not closed, with their game in progress (if any), its deals and their actions."""
@@ -273,11 +292,11 @@ class Store:
             return len(list(s.scalars(select(model))))
 
 
-def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+def _settle(done: asyncio.Future[Any], error: BaseException | None, result: Any = None) -> None:
     if done.done():  # its table task was cancelled meanwhile
         return
     if error is None:
-        done.set_result(None)
+        done.set_result(result)
     else:
         done.set_exception(error)
 

@@ -399,7 +399,7 @@ class Table:
             return
         if game.is_over:
             store = self.hub.store
-            await store.run(store.finish_game, game.db_id, list(game.totals))
+            await store.write(store.finish_game, game.db_id, list(game.totals))
             self.status = "finished"
             await self._save_table()
             self._event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()})
@@ -431,7 +431,8 @@ class Table:
         n = self.options.players
         game = ServerGame(n, self.options.deals, first_dealer=secrets.randbelow(n), number=self.games_played)
         store = self.hub.store
-        game.db_id = await store.run(store.start_game, self.id, game.number, n, game.deals, game.first_dealer)
+        game.db_id = await store.write(store.start_game, self.id, game.number, n, game.deals,
+                                       game.first_dealer)
         self.game = game
         self.status = "playing"
         self.last_result = None
@@ -445,7 +446,7 @@ class Table:
         info = game.new_deal()
         self.turn_started = time.monotonic()
         store = self.hub.store
-        info.db_id = await store.run(store.start_deal, game.db_id, info.number, info.dealer,
+        info.db_id = await store.write(store.start_deal, game.db_id, info.number, info.dealer,
                                      info.seed, info.salt, info.commitment)
         self._event({"kind": "deal_start", "deal": info.number, "dealer": info.dealer,
                      "commitment": info.commitment})
@@ -478,13 +479,13 @@ class Table:
         row, record = game.close_deal()
         result = info.deal.result().to_dict()
         store = self.hub.store
-        await store.run(store.finish_deal, info.db_id, record, result, game.db_id, list(game.totals))
+        await store.write(store.finish_deal, info.db_id, record, result, game.db_id, list(game.totals))
         self.last_result = {"deal": info.number, "result": result, "row": row.to_dict(),
                             "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
                             "record": record}
         self._event({"kind": "deal_end", **self.last_result})
         if game.is_over:
-            await store.run(store.finish_game, game.db_id, list(game.totals))
+            await store.write(store.finish_game, game.db_id, list(game.totals))
             self.status = "finished"
             await self._save_table()
             self._event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()},
@@ -532,7 +533,7 @@ class Table:
 
     async def _save_table(self) -> None:
         store = self.hub.store
-        await store.run(store.save_table, self.id, self.host, self.options.model_dump(),
+        await store.write(store.save_table, self.id, self.host, self.options.model_dump(),
                         [s.to_dict() for s in self.seats], self.status, self.version)
 
     @staticmethod

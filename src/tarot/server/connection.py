@@ -1,0 +1,125 @@
+"""One websocket as the tables see it: identity, the table it watches, sending, a flood limiter.
+
+Sending is on every table's hot path: after each card, every seat gets a message. The ASGI
+``send`` of uvicorn only waits when the socket's buffer is full (a client that does not read);
+otherwise it writes at once. So a message is written right away, inside the table's step, with
+no queue and no task switch; only when a send has to wait does a task take over, with the
+messages behind it kept in order in a bounded backlog (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import time
+import types
+from collections import deque
+from collections.abc import Coroutine, Generator
+from typing import TYPE_CHECKING, Any
+
+import orjson
+from fastapi import WebSocket
+
+if TYPE_CHECKING:
+    from .table import Hub, Table
+
+BACKLOG_LIMIT = 2000  # messages waiting for a slow client before it is dropped
+CLOSE_POLICY = 1008  # the websocket close code for flooding and for a client too slow to read
+_ids = itertools.count(1)
+
+
+class Connection:
+    rate = 50.0  # messages per second, sustained
+    burst = 200.0
+
+    def __init__(self, ws: WebSocket, hub: Hub) -> None:
+        self.ws = ws
+        self.hub = hub
+        self.id = next(_ids)
+        self.player_id = ""
+        self.name = ""
+        self.table: Table | None = None
+        self.tokens = self.burst
+        self.last = time.monotonic()
+        self.closed = False
+        self.backlog: deque[str] | None = None  # not None while a send waits: what comes after it
+        self.sender: asyncio.Task[None] | None = None  # the task finishing a send that had to wait
+
+    def __hash__(self) -> int:
+        return self.id
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def send(self, message: dict[str, Any]) -> None:
+        """Send now, in order; a client that falls ``BACKLOG_LIMIT`` messages behind is closed."""
+        if self.closed:
+            return
+        text = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        if self.backlog is None:
+            self._write(text)
+        elif len(self.backlog) >= BACKLOG_LIMIT:
+            self.close()
+        else:
+            self.backlog.append(text)
+
+    def _write(self, text: str) -> None:
+        coro = self.ws.send_text(text)
+        try:
+            waiting = coro.send(None)  # runs the send until it finishes or has to wait
+        except StopIteration:
+            return
+        except Exception:  # the client is gone: the receive loop ends the connection
+            self.closed = True
+            return
+        self.backlog = deque()
+        self.sender = asyncio.create_task(self._drain(_resume(coro, waiting)))
+
+    async def _drain(self, first: Coroutine[Any, Any, Any]) -> None:
+        try:
+            await first
+            assert self.backlog is not None
+            while self.backlog:
+                await self.ws.send_text(self.backlog.popleft())
+        except Exception:
+            self.closed = True
+        finally:
+            self.backlog = None
+
+    def close(self, code: int = CLOSE_POLICY) -> None:
+        """Stop sending and close the websocket once what is under way has been sent."""
+        if self.closed:
+            return
+        self.closed = True
+        asyncio.get_running_loop().create_task(self._close(code))
+
+    async def _close(self, code: int) -> None:
+        with contextlib.suppress(Exception):
+            if self.sender is not None:
+                await asyncio.wait_for(self.sender, 1.0)
+            await self.ws.close(code=code)
+
+    async def finish(self) -> None:
+        """After the receive loop: let a waiting send end (for at most a second)."""
+        self.closed = True
+        if self.sender is not None and not self.sender.done():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.sender, 1.0)
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@types.coroutine
+def _resume(coro: Coroutine[Any, Any, Any], waiting: Any) -> Generator[Any, None, Any]:
+    """Go on, inside a task, with ``coro`` that was started outside one and suspended on the
+    future ``waiting``: the task waits for that future, then resumes the coroutine where it was."""
+    yield waiting
+    return (yield from coro.__await__())
