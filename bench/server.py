@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import math
 import os
 import random
@@ -45,15 +44,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-try:  # the clients must not be what the benchmark measures: the fastest JSON parser at hand
-    from orjson import loads
-except ImportError:  # pragma: no cover
-    from json import loads
-
+# The clients must not be what the benchmark measures: they share this machine's cores with the
+# server. So the fastest parts at hand: orjson, and picows (websockets in Cython, a callback per
+# message, no task per connection).
 try:
-    from websockets.asyncio.client import ClientConnection, connect
+    from orjson import dumps, loads
+    from picows import WSCloseCode, WSFrame, WSListener, WSMsgType, WSTransport, ws_connect
 except ImportError:  # pragma: no cover
-    sys.exit("bench/server.py needs the websockets package: pip install -e '.[server]'")
+    sys.exit("bench/server.py needs orjson and picows: pip install -e '.[dev]'")
 
 
 # --- the server subprocess -----------------------------------------------------------------
@@ -187,54 +185,150 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
     return legal[0]
 
 
-class Client:
+class Client(WSListener):  # type: ignore[misc]
+    """One seat: a picows listener, so each message is handled in the read callback itself."""
+
     def __init__(self, run: TableRun, seat: int, stats: Stats, think: float) -> None:
+        super().__init__()
         self.run = run
         self.seat = seat
         self.stats = stats
         self.think = think
-        self.ws: ClientConnection | None = None
+        self.loop = asyncio.get_running_loop()
+        self.transport: WSTransport | None = None
+        self.parts = bytearray()  # a message's frames so far (the server sends one frame each)
+        self.expected: tuple[str, asyncio.Future[dict[str, Any]]] | None = None  # set-up: awaited type
+        self.over: asyncio.Future[None] = self.loop.create_future()  # the game ended or the link broke
+        self.playing = False
         self.version = 0
         self.state: dict[str, Any] | None = None
         self.acted_version = -1
         self.sent_at: float | None = None
         self.expect_version = -1
-        self.done = False
 
     def fail(self, what: str) -> None:
         self.stats.errors.append(f"table {self.run.number} seat {self.seat}: {what}")
 
-    async def recv(self, kind: str, timeout: float) -> dict[str, Any]:
-        assert self.ws is not None
-        async with asyncio.timeout(timeout):
-            while True:
-                msg: dict[str, Any] = loads(await self.ws.recv())
-                if msg["type"] == "error":
-                    raise RuntimeError(f"error while waiting for {kind}: {msg}")
-                if msg["type"] in ("event", "snapshot"):
-                    self.state = merge_state(self.state, msg)
-                    self.version = msg["state"]["version"]
-                if msg["type"] == kind:
-                    return msg
+    # --- picows callbacks ---------------------------------------------------------------
 
-    async def send(self, msg: dict[str, Any]) -> None:
-        assert self.ws is not None
-        await self.ws.send(json.dumps(msg, separators=(",", ":")))
+    def on_ws_connected(self, transport: WSTransport) -> None:
+        self.transport = transport
 
-    async def setup(self, url: str, deflate: bool, options: dict[str, Any], host_ready: asyncio.Event,
+    def on_ws_frame(self, transport: WSTransport, frame: WSFrame) -> None:
+        now = time.perf_counter()
+        kind = frame.msg_type
+        if kind == WSMsgType.CLOSE:
+            transport.send_close(frame.get_close_code())
+            transport.disconnect()
+            return
+        if kind not in (WSMsgType.TEXT, WSMsgType.CONTINUATION):
+            return
+        if not frame.fin or self.parts:
+            self.parts += frame.get_payload_as_bytes()
+            if not frame.fin:
+                return
+            raw, self.parts = bytes(self.parts), bytearray()
+        else:
+            raw = frame.get_payload_as_bytes()
+        try:
+            self.on_message(loads(raw), now)
+        except Exception as e:  # a bug in the script must show, not stall the run
+            self.fail(f"{type(e).__name__}: {e}")
+            self._end()
+
+    def on_ws_disconnected(self, transport: WSTransport) -> None:
+        if self.expected is not None and not self.expected[1].done():
+            self.expected[1].set_exception(ConnectionError("the server closed the connection"))
+        if not self.over.done():
+            if self.playing:
+                self.fail("the server closed the connection before the game ended")
+            self.over.set_result(None)
+
+    # --- set-up: one awaited reply at a time ----------------------------------------------
+
+    async def setup(self, url: str, options: dict[str, Any], host_ready: asyncio.Event,
                     timeout: float) -> None:
-        self.ws = await connect(url, compression="deflate" if deflate else None, max_size=2**24,
-                                ping_interval=None, open_timeout=timeout, close_timeout=2)
-        await self.send({"type": "hello", "name": f"B{self.run.number}-{self.seat}"})
-        await self.recv("welcome", timeout)
+        await ws_connect(lambda: self, url, websocket_handshake_timeout=timeout,
+                         max_frame_size=2**24)
+        self.send({"type": "hello", "name": f"B{self.run.number}-{self.seat}"})
+        await self.reply("welcome", timeout)
         if self.seat == 0:
-            await self.send({"type": "create_table", "options": options})
-            self.run.tid = (await self.recv("created", timeout))["table"]
+            self.send({"type": "create_table", "options": options})
+            self.run.tid = (await self.reply("created", timeout))["table"]
             host_ready.set()
         else:
             await host_ready.wait()
-        await self.send({"type": "join", "table": self.run.tid})
-        await self.recv("snapshot", timeout)
+        self.send({"type": "join", "table": self.run.tid})
+        await self.reply("snapshot", timeout)
+
+    async def reply(self, kind: str, timeout: float) -> dict[str, Any]:
+        future: asyncio.Future[dict[str, Any]] = self.loop.create_future()
+        self.expected = (kind, future)
+        try:
+            async with asyncio.timeout(timeout):
+                return await future
+        finally:
+            self.expected = None
+
+    def send(self, msg: dict[str, Any]) -> None:
+        assert self.transport is not None
+        self.transport.send(WSMsgType.TEXT, dumps(msg))
+
+    # --- play -----------------------------------------------------------------------------
+
+    def play(self) -> asyncio.Future[None]:
+        """Sit, then answer every turn until the game ends (the future)."""
+        self.playing = True
+        self.send({"type": "sit", "seat": self.seat})
+        return self.over
+
+    def on_message(self, msg: dict[str, Any], now: float) -> None:
+        kind = msg["type"]
+        if kind in ("event", "snapshot"):
+            self.state = merge_state(self.state, msg)
+            self.version = msg["state"]["version"]
+        if not self.playing:
+            if kind == "error":
+                raise RuntimeError(f"error during set-up: {msg}")
+            if self.expected is not None and kind == self.expected[0] and not self.expected[1].done():
+                self.expected[1].set_result(msg)
+            return
+        if kind == "error":
+            self.fail(f"error {msg.get('code')}: {msg.get('reason')}")
+            self.sent_at = None
+            return
+        if kind != "event":
+            return
+        version = self.version
+        event = msg.get("event") or {}
+        if event.get("kind") == "action":
+            self.stats.last_broadcast = now
+            pend = self.run.pending.get(version)
+            if pend is not None:
+                pend[1] -= 1
+                if pend[1] <= 0:
+                    self.stats.fanout.append(now - pend[0])
+                    del self.run.pending[version]
+            if self.sent_at is not None and version == self.expect_version:
+                if event.get("seat") != self.seat:
+                    self.fail(f"version {version} broadcast seat {event.get('seat')}'s action")
+                self.stats.latencies.append(now - self.sent_at)
+                self.sent_at = None
+        elif event.get("kind") == "game_end":
+            self.run.finished += 1
+            self._end()
+            return
+        if self.my_turn() and self.acted_version != version:
+            self.acted_version = version
+            if self.sent_at is not None:
+                self.fail(f"my turn at version {version} but my action of version "
+                          f"{self.expect_version - 1} was never broadcast")
+            assert self.state is not None
+            action = choose(self.state["view"])
+            if self.think:
+                self.loop.call_later(self.think * random.uniform(0.5, 1.5), self.act, version, action)
+            else:
+                self.act(version, action)
 
     def my_turn(self) -> bool:
         s = self.state
@@ -243,63 +337,27 @@ class Client:
         v = s["view"]
         return bool(v["turn"] == s["you"] == v["seat"])
 
-    async def play(self) -> None:
-        """Sit, then answer every turn until the game ends."""
-        assert self.ws is not None
-        await self.send({"type": "sit", "seat": self.seat})
-        async for raw in self.ws:
-            now = time.perf_counter()
-            msg: dict[str, Any] = loads(raw)
-            kind = msg["type"]
-            if kind == "error":
-                self.fail(f"error {msg.get('code')}: {msg.get('reason')}")
-                self.sent_at = None
-                continue
-            if kind not in ("event", "snapshot"):
-                continue
-            self.state = merge_state(self.state, msg)
-            self.version = version = msg["state"]["version"]
-            event = msg.get("event") or {}
-            if event.get("kind") == "action":
-                self.stats.last_broadcast = now
-                pend = self.run.pending.get(version)
-                if pend is not None:
-                    pend[1] -= 1
-                    if pend[1] <= 0:
-                        self.stats.fanout.append(now - pend[0])
-                        del self.run.pending[version]
-                if self.sent_at is not None and version == self.expect_version:
-                    if event.get("seat") != self.seat:
-                        self.fail(f"version {version} broadcast seat {event.get('seat')}'s action")
-                    self.stats.latencies.append(now - self.sent_at)
-                    self.sent_at = None
-            elif event.get("kind") == "game_end":
-                self.done = True
-                self.run.finished += 1
-                return
-            if self.my_turn() and self.acted_version != version:
-                self.acted_version = version
-                if self.sent_at is not None:
-                    self.fail(f"my turn at version {version} but my action of version "
-                              f"{self.expect_version - 1} was never broadcast")
-                assert self.state is not None
-                action = choose(self.state["view"])
-                if self.think:
-                    await asyncio.sleep(self.think * random.uniform(0.5, 1.5))
-                self.expect_version = version + 1
-                self.sent_at = t = time.perf_counter()
-                if self.stats.first_send is None:
-                    self.stats.first_send = t
-                self.run.pending[version + 1] = [t, self.run.players]
-                self.stats.actions += 1
-                await self.send({"type": "act", "action": action})
-        if not self.done:
-            self.fail("the server closed the connection before the game ended")
+    def act(self, version: int, action: dict[str, Any]) -> None:
+        if self.over.done():
+            return
+        self.expect_version = version + 1
+        self.sent_at = t = time.perf_counter()
+        if self.stats.first_send is None:
+            self.stats.first_send = t
+        self.run.pending[version + 1] = [t, self.run.players]
+        self.stats.actions += 1
+        self.send({"type": "act", "action": action})
 
-    async def close(self) -> None:
-        if self.ws is not None:
+    def _end(self) -> None:
+        self.playing = False
+        if not self.over.done():
+            self.over.set_result(None)
+
+    def close(self) -> None:
+        if self.transport is not None:
             with contextlib.suppress(Exception):
-                await self.ws.close()
+                self.transport.send_close(WSCloseCode.OK)
+                self.transport.disconnect()
 
 
 async def drive(args: argparse.Namespace, port: int, stats: Stats) -> list[TableRun]:
@@ -313,7 +371,7 @@ async def drive(args: argparse.Namespace, port: int, stats: Stats) -> list[Table
 
     async def setup(c: Client) -> None:
         async with gate:
-            await c.setup(url, args.deflate, options, ready[c.run.number], args.timeout)
+            await c.setup(url, options, ready[c.run.number], args.timeout)
 
     try:
         t0 = time.perf_counter()
@@ -325,20 +383,15 @@ async def drive(args: argparse.Namespace, port: int, stats: Stats) -> list[Table
             stats.errors.append(f"{len(failed)} clients failed to set up")
             return runs
         print(f"setup_s={time.perf_counter() - t0:.2f}", flush=True)
-        tasks = [asyncio.create_task(c.play()) for c in clients]
-        done, pending = await asyncio.wait(tasks, timeout=args.timeout)
-        for t in pending:
-            t.cancel()
-        for t in done:
-            exc = t.exception()
-            if exc is not None:
-                stats.errors.append(f"client: {type(exc).__name__}: {exc}")
+        games = [c.play() for c in clients]
+        _done, pending = await asyncio.wait(games, timeout=args.timeout)
         if pending:
-            stuck = sorted({c.run.number for c, t in zip(clients, tasks, strict=True) if t in pending})
+            stuck = sorted({c.run.number for c, g in zip(clients, games, strict=True) if g in pending})
             stats.errors.append(f"timeout after {args.timeout:.0f} s: {len(stuck)} tables unfinished "
                                 f"(e.g. {stuck[:5]})")
     finally:
-        await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+        for c in clients:
+            c.close()
     return runs
 
 
@@ -382,8 +435,6 @@ def main() -> int:
                         "default: a fresh SQLite file in a temporary directory")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean pause before each answer, seconds (0: answer at once)")
-    parser.add_argument("--no-deflate", dest="deflate", action="store_false",
-                        help="no permessage-deflate (browsers do negotiate it)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds for the whole run")
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server.log)")
