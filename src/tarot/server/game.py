@@ -43,6 +43,7 @@ class ServerGame:
     totals: list[int] = field(default_factory=list)
     current: DealInfo | None = None
     finished: list[DealInfo] = field(default_factory=list)
+    _sheet: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         if not self.totals:
@@ -91,7 +92,10 @@ class ServerGame:
         return row, record
 
     def sheet(self) -> list[dict[str, Any]]:
-        return [r.to_dict() for r in self.rows]
+        """The score sheet, one dict per row (kept: every full state sends it; do not mutate)."""
+        if len(self._sheet) != len(self.rows):
+            self._sheet = [r.to_dict() for r in self.rows]
+        return self._sheet
 
     def ranking(self) -> list[dict[str, int]]:
         order = sorted(range(self.players), key=lambda s: -self.totals[s])

@@ -151,7 +151,7 @@ class Store:
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-store")
-        self._pending: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._pending: list[tuple[list[Job], asyncio.Future[list[Any]]]] = []
         self._flusher: asyncio.Task[None] | None = None  # committing the pending writes, if running
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -166,9 +166,14 @@ class Store:
         next one, so hundreds of busy tables cost a few commits a second, not one per card. A
         table awaits each of its writes, so the writes of one batch never depend on each other.
         """
+        result: T = (await self.write_all([(fn, args)]))[0]
+        return result
+
+    async def write_all(self, jobs: list[Job]) -> list[Any]:
+        """Several writes that stand or fall together (in the same transaction); their results."""
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[T] = loop.create_future()
-        self._pending.append(((fn, args), done))
+        done: asyncio.Future[list[Any]] = loop.create_future()
+        self._pending.append((jobs, done))
         if self._flusher is None or self._flusher.done():
             self._flusher = loop.create_task(self._flush())
         return await done
@@ -177,12 +182,12 @@ class Store:
         while self._pending:
             batch, self._pending = self._pending, []
             try:
-                results = await self.run(self._commit, [job for job, _ in batch])
+                results = await self.run(self._commit, [jobs for jobs, _ in batch])
             except Exception:
                 # One bad write must not fail the others: retry them one by one.
-                for job, done in batch:
+                for jobs, done in batch:
                     try:
-                        result = await self.run(self._commit, [job])
+                        result = await self.run(self._commit, [jobs])
                     except Exception as e:
                         _settle(done, e)
                     else:
@@ -191,13 +196,14 @@ class Store:
                 for (_, done), result in zip(batch, results, strict=True):
                     _settle(done, None, result)
 
-    def _commit(self, jobs: list[Job]) -> list[Any]:
+    def _commit(self, units: list[list[Job]]) -> list[list[Any]]:
         """One transaction; the batch's actions go in one multi-row insert."""
         with self.engine.begin() as conn:
-            rows = [args[0] for fn, args in jobs if fn == self.insert_action]
+            rows = [args[0] for jobs in units for fn, args in jobs if fn == self.insert_action]
             if rows:
                 self.add_actions(conn, rows)
-            return [None if fn == self.insert_action else fn(conn, *args) for fn, args in jobs]
+            return [[None if fn == self.insert_action else fn(conn, *args) for fn, args in jobs]
+                    for jobs in units]
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
@@ -292,7 +298,7 @@ class Store:
             return len(list(s.scalars(select(model))))
 
 
-def _settle(done: asyncio.Future[Any], error: BaseException | None, result: Any = None) -> None:
+def _settle(done: asyncio.Future[list[Any]], error: BaseException | None, result: Any = None) -> None:
     if done.done():  # its table task was cancelled meanwhile
         return
     if error is None:

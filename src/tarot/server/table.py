@@ -25,7 +25,7 @@ from . import protocol as p
 from .game import DealInfo, ServerGame
 
 if TYPE_CHECKING:
-    from .store import LoadedTable, Store
+    from .store import Job, LoadedTable, Store
 
 log = logging.getLogger("tarot.server")
 # About two deals: enough to catch up a short disconnection; older gaps get a snapshot, which
@@ -444,10 +444,13 @@ class Table:
         game = self.game
         assert game is not None
         info = game.new_deal()
-        self.turn_started = time.monotonic()
         store = self.hub.store
         info.db_id = await store.write(store.start_deal, game.db_id, info.number, info.dealer,
-                                     info.seed, info.salt, info.commitment)
+                                       info.seed, info.salt, info.commitment)
+        await self._deal_started(info)
+
+    async def _deal_started(self, info: DealInfo) -> None:
+        self.turn_started = time.monotonic()
         self._event({"kind": "deal_start", "deal": info.number, "dealer": info.dealer,
                      "commitment": info.commitment})
         if info.deal.is_over:  # annulled at once (petit sec): _end_deal redeals or ends the game
@@ -472,26 +475,38 @@ class Table:
             await self._end_deal()
 
     async def _end_deal(self) -> bool:
-        """Close the finished deal; start the next or end the game. True when the game is over."""
+        """Close the finished deal; start the next or end the game. True when the game is over.
+
+        One store transaction for it all (the deal's record, and the next deal or the game's
+        end): at a busy server, many tables end a deal at the same moment."""
         game = self.game
         assert game is not None and game.current is not None
         info: DealInfo = game.current
         row, record = game.close_deal()
         result = info.deal.result().to_dict()
         store = self.hub.store
-        await store.write(store.finish_deal, info.db_id, record, result, game.db_id, list(game.totals))
+        jobs: list[Job] = [(store.finish_deal, (info.db_id, record, result, game.db_id, list(game.totals)))]
+        following: DealInfo | None = None
+        if game.is_over:
+            jobs += [(store.finish_game, (game.db_id, list(game.totals))), self._table_job("finished")]
+        else:
+            following = game.new_deal()
+            game.current = None  # until the finished deal's end is announced
+            jobs.append((store.start_deal, (game.db_id, following.number, following.dealer,
+                                            following.seed, following.salt, following.commitment)))
+        results = await store.write_all(jobs)
         self.last_result = {"deal": info.number, "result": result, "row": row.to_dict(),
                             "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
                             "record": record}
         self._event({"kind": "deal_end", **self.last_result})
-        if game.is_over:
-            await store.write(store.finish_game, game.db_id, list(game.totals))
+        if following is None:
             self.status = "finished"
-            await self._save_table()
             self._event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()},
                         lobby=True)
             return True
-        await self._next_deal()
+        following.db_id = results[-1]
+        game.current = following
+        await self._deal_started(following)
         return False
 
     # --- events and state ------------------------------------------------------------
@@ -509,14 +524,17 @@ class Table:
         watchers = [(c, self._seat_for(c)) for c in self.watchers]
         deal = self._deal()
         views = {} if deal is None else deal.view_dicts({seat for _, seat in watchers}, LAST_TRICKS)
+        shared = self._shared_state(keep_result) if full else None  # what every seat's state holds alike
+        time_left = self._time_left(deal)
         messages: dict[int, dict[str, Any]] = {}  # one message per seat, shared by its connections
         for c, seat in watchers:
             msg = messages.get(seat)
             if msg is None:
-                view = views.get(seat)
-                state = self.state(seat, view, keep_result) if full else self.view_state(seat, view)
+                view = self._view(deal, seat, views.get(seat))
+                state = {"you": seat, "version": self.version, "view": view, "time_left": time_left}
                 msg = messages[seat] = {"type": "event", "table": self.id, "version": self.version,
-                                        "event": self._render(event, private, seat), "state": state}
+                                        "event": self._render(event, private, seat),
+                                        "state": state if shared is None else shared | state}
             c.send(msg)
 
     def _event(self, event: dict[str, Any], lobby: bool = False) -> None:
@@ -532,9 +550,13 @@ class Table:
         self.hub.lobby_changed()
 
     async def _save_table(self) -> None:
+        fn, args = self._table_job()
+        await self.hub.store.write(fn, *args)
+
+    def _table_job(self, status: str | None = None) -> Job:
         store = self.hub.store
-        await store.write(store.save_table, self.id, self.host, self.options.model_dump(),
-                        [s.to_dict() for s in self.seats], self.status, self.version)
+        return store.save_table, (self.id, self.host, self.options.model_dump(),
+                                  [s.to_dict() for s in self.seats], status or self.status, self.version)
 
     @staticmethod
     def _render(event: dict[str, Any], private: dict[int, dict[str, Any]], seat: int) -> dict[str, Any]:
@@ -568,11 +590,13 @@ class Table:
               with_result: bool = True) -> dict[str, Any]:
         """Everything ``seat`` (-1: a spectator) may know now (``view``: already built;
         ``with_result=False``: without ``last_result``, for events that leave it unchanged)."""
-        deal = self._deal()
-        deadline = self._time_left(deal)
+        return self._shared_state(with_result) | self.view_state(seat, view)
+
+    def _shared_state(self, with_result: bool) -> dict[str, Any]:
+        """The keys of ``state`` that every seat sees alike."""
         game = self.game
         out: dict[str, Any] = {
-            "table": self.summary(), "you": seat, "version": self.version,
+            "table": self.summary(), "version": self.version,
             "game": None if game is None else {
                 "number": game.number, "deals": game.deals, "played": game.played,
                 "deal": game.current.number if game.current else None,
@@ -581,8 +605,6 @@ class Table:
                 "totals": list(game.totals), "sheet": game.sheet(),
                 "ranking": game.ranking() if self.status == "finished" else None,
             },
-            "view": self._view(deal, seat, view),
-            "time_left": deadline,
         }
         if with_result:
             out["last_result"] = self.last_result
