@@ -434,6 +434,38 @@ def test_restart_recovery_resumes_the_game(url: str) -> None:
         b.close()
 
 
+def test_restart_between_two_deals_resumes_with_the_next_deal(url: str) -> None:
+    """A deal's end and the next deal's start are stored in one transaction: a restart right
+    after it finds the sheet's row and the next deal (same commitment), and the game goes on."""
+    with make_client(url) as client:
+        players = [Player(client, name) for name in "ABC"]
+        tid = create_table(players[0], players=3, deals=2)
+        sit_everyone(players, tid)
+        for _ in range(200):
+            drive(players, until_finished=False, max_actions=1, seed=3)
+            for pl in players:
+                pl.poll()
+            if players[0].state and (players[0].state["game"] or {}).get("deal") == 2:
+                break
+        before = players[0].state
+        assert before is not None and before["game"]["deal"] == 2 and len(before["game"]["sheet"]) == 1
+        tokens = [pl.token for pl in players]
+        for pl in players:
+            pl.close()
+    with make_client(url) as client:  # a new process on the same database
+        players = [Player(client, name, token=token) for name, token in zip("ABC", tokens, strict=True)]
+        for pl in players:
+            pl.send({"type": "join", "table": tid})
+            pl.expect("snapshot")
+        game = players[0].state["game"]  # type: ignore[index]
+        assert game["deal"] == 2 and game["commitment"] == before["game"]["commitment"]
+        assert game["sheet"] == before["game"]["sheet"]
+        drive(players, seed=5)
+        check_records(players[0].state, 3, 2)  # type: ignore[arg-type]
+        for pl in players:
+            pl.close()
+
+
 def test_options_between_games_and_new_game(tmp_path: Path) -> None:
     with make_client(db_url("sqlite", tmp_path)) as client:
         a = Player(client, "A")

@@ -1,0 +1,78 @@
+"""The store's group commit, on a real SQLite file (and PostgreSQL when its URL is given)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("sqlalchemy")
+
+from sqlalchemy import event
+
+from server_harness import db_url
+from tarot.server.store import ActionRow, GameRow, Store, TableRow, migrate
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    url = db_url(request.param, tmp_path)
+    migrate(url)
+    s = Store(url)
+    yield s
+    s.close()
+
+
+def _commits(store: Store) -> list[int]:
+    seen: list[int] = []
+    event.listen(store.engine, "commit", lambda _conn: seen.append(1))
+    return seen
+
+
+async def _table_with_deal(store: Store, tid: str) -> int:
+    await store.write(store.save_table, tid, None, {}, [], "playing", 1)
+    gid = await store.write(store.start_game, tid, 1, 4, 1, 0)
+    return await store.write(store.start_deal, gid, 1, 0, "seed", "salt", "c")
+
+
+def test_writes_waiting_together_share_one_transaction(store: Store) -> None:
+    """Actions of many tables that wait at once are committed together, each one stored."""
+
+    async def main() -> None:
+        deals = [await _table_with_deal(store, f"t{i}") for i in range(40)]
+        commits = _commits(store)
+        await asyncio.gather(*(store.add_action(d, 0, 2, {"seat": 0, "bid": "pass"}, "player")
+                               for d in deals))
+        assert 1 <= len(commits) <= 3, commits  # the first alone, the others in a batch or two
+
+    asyncio.run(main())
+    assert store.count(ActionRow) == 40
+
+
+def test_a_failing_write_fails_alone_and_leaves_nothing_of_its_unit(store: Store) -> None:
+    """Writes that must stand or fall together (``write_all``) are rolled back together; the
+    other tables' writes of the same batch are still committed."""
+
+    def broken(_conn: Any) -> None:
+        raise OSError("disk full")
+
+    async def main() -> None:
+        deal = await _table_with_deal(store, "ok")
+        good = store.write_all([(store.save_table, ("t-good", None, {}, [], "waiting", 1)),
+                                (store.start_game, ("t-good", 1, 4, 1, 0))])
+        bad = store.write_all([(store.save_table, ("t-bad", None, {}, [], "waiting", 1)), (broken, ())])
+        action = store.add_action(deal, 0, 2, {"seat": 0, "bid": "pass"}, "player")
+        results = await asyncio.gather(good, bad, action, return_exceptions=True)
+        assert results[0] == [None, results[0][1]] and isinstance(results[0][1], int)
+        assert isinstance(results[1], OSError)
+        assert results[2] is None
+
+    asyncio.run(main())
+    with store.engine.connect() as conn:
+        tables = {r[0] for r in conn.execute(TableRow.__table__.select().with_only_columns(TableRow.id))}
+        games = conn.execute(GameRow.__table__.select()).fetchall()
+    assert tables == {"ok", "t-good"}
+    assert len(games) == 2
+    assert store.count(ActionRow) == 1
