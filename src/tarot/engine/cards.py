@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
+from functools import lru_cache
 from typing import Final
 
 
@@ -182,13 +183,18 @@ _BYTE_CODES: Final = tuple(
 
 def codes_of(mask: int) -> list[str]:
     """The codes of a set's cards, weakest index first (``[str(c) for c in cards_of(mask)]``)."""
+    return list(_codes(mask))
+
+
+@lru_cache(maxsize=1 << 14)  # the hands of a few hundred tables: each is shown after every card
+def _codes(mask: int) -> tuple[str, ...]:
     out: list[str] = []
     for table in _BYTE_CODES:
         if not mask:
             break
         out += table[mask & 255]
         mask >>= 8
-    return out
+    return tuple(out)
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

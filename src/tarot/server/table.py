@@ -521,7 +521,8 @@ class Table:
         """
         keep_result = event.get("kind") in RESULT_EVENTS
         self.log.append((self.version, event, private))
-        watchers = [(c, self._seat_for(c)) for c in self.watchers]
+        seat_of = {s.player_id: i for i, s in enumerate(self.seats) if s.player_id is not None}
+        watchers = [(c, seat_of.get(c.player_id, -1)) for c in self.watchers]
         deal = self._deal()
         views = {} if deal is None else deal.view_dicts({seat for _, seat in watchers}, LAST_TRICKS)
         shared = self._shared_state(keep_result) if full else None  # what every seat's state holds alike
