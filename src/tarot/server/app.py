@@ -57,7 +57,7 @@ async def _handle(conn: Connection, text: str) -> None:
             conn.table.gone(conn)
         conn.table = found
         hub.lobby.discard(conn)
-        found.submit(conn, msg)
+        await found.deliver(conn, msg)
     else:
         current = conn.table
         if current is None:
@@ -65,7 +65,7 @@ async def _handle(conn: Connection, text: str) -> None:
             return
         if isinstance(msg, p.Leave):
             conn.table = None
-        current.submit(conn, msg)
+        await current.deliver(conn, msg)
 
 
 async def _hello(conn: Connection, msg: p.Hello) -> None:

@@ -94,6 +94,9 @@ class Table:
         self.watchers: set[Client] = set()
         self.log: deque[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = deque(maxlen=LOG_SIZE)
         self.queue: asyncio.Queue[tuple[str, Any, Any]] = asyncio.Queue()
+        self.queued = 0  # items put in the queue and not yet handled
+        self.busy = False  # a message is being handled (by the actor, or at once by ``deliver``)
+        self.idle = asyncio.Event()  # set when ``deliver`` ends: the actor may wait for it
         self.task: asyncio.Task[None] | None = None
         self.bots: dict[tuple[int, str], Bot] = {}
         self.auto_tasks: set[asyncio.Task[None]] = set()
@@ -108,10 +111,30 @@ class Table:
         self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
 
     def submit(self, client: Client | None, message: Any) -> None:
-        self.queue.put_nowait(("msg", client, message))
+        self._enqueue(("msg", client, message))
 
     def gone(self, client: Client) -> None:
-        self.queue.put_nowait(("gone", client, None))
+        self._enqueue(("gone", client, None))
+
+    def _enqueue(self, item: tuple[str, Any, Any]) -> None:
+        self.queued += 1
+        self.queue.put_nowait(item)
+
+    async def deliver(self, client: Client, message: Any) -> None:
+        """A connection's message, handled at once in the connection's task when the table is
+        idle with nothing queued (the usual case: no queue and no task switch per card); else
+        queued for the actor, behind what is already there."""
+        if self.busy or self.queued:
+            self.submit(client, message)
+            return
+        self.busy = True
+        try:
+            await self._step("msg", client, message)
+        finally:
+            self.busy = False
+            self.idle.set()
+        if self._arm() is not None:  # a move clock or a grace period: the actor's wait must know
+            self._enqueue(("arm", None, None))
 
     async def stop(self) -> None:
         for t in list(self.auto_tasks):
@@ -126,23 +149,37 @@ class Table:
     async def run(self) -> None:
         while True:
             deadline = self._arm()
-            timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
             try:
-                kind, client, payload = await asyncio.wait_for(self.queue.get(), timeout)
+                if deadline is None:
+                    kind, client, payload = await self.queue.get()
+                else:
+                    timeout = max(0.0, deadline - time.monotonic())
+                    kind, client, payload = await asyncio.wait_for(self.queue.get(), timeout)
             except TimeoutError:
                 self._on_deadline()
                 continue
+            while self.busy:  # a connection's message being handled at once (``deliver``)
+                self.idle.clear()
+                await self.idle.wait()
+            self.busy = True
             try:
-                if kind == "msg":
-                    await self._handle(client, payload)
-                elif kind == "gone":
-                    await self._gone(client)
-                elif kind == "auto":
-                    await self._auto(*payload)
-            except Exception:  # a bug must not kill the table
-                log.exception("table %s: error handling %s", self.id, kind)
-                if client is not None:
-                    client.send(p.error("internal error", "internal"))
+                await self._step(kind, client, payload)
+            finally:
+                self.busy = False
+                self.queued -= 1
+
+    async def _step(self, kind: str, client: Client | None, payload: Any) -> None:
+        try:
+            if kind == "msg":
+                await self._handle(client, payload)  # type: ignore[arg-type]
+            elif kind == "gone":
+                await self._gone(client)  # type: ignore[arg-type]
+            elif kind == "auto":
+                await self._auto(*payload)
+        except Exception:  # a bug must not kill the table
+            log.exception("table %s: error handling %s", self.id, kind)
+            if client is not None:
+                client.send(p.error("internal error", "internal"))
 
     # --- automatic moves: bots, players away, time out --------------------------------
 
@@ -215,7 +252,7 @@ class Table:
             except Exception:
                 log.exception("table %s: bot %s failed; playing the first legal action", self.id, kind)
                 action = view.legal[0] if view.legal else self._fallback(deal, seat_no)
-            self.queue.put_nowait(("auto", None, (version, seat_no, action, why)))
+            self._enqueue(("auto", None, (version, seat_no, action, why)))
 
         task = asyncio.create_task(move())
         self.auto_tasks.add(task)
