@@ -330,7 +330,7 @@ def test_timeout_autoplays_with_the_heuristic(tmp_path: Path) -> None:
         a.until(lambda s: s["view"] is not None and s["view"]["turn"] == 0, timeout=20)
         assert 0 < a.state["time_left"] <= 5  # type: ignore[index]
         table.options = table.options.model_copy(update={"move_time": 0})  # expire at once
-        client.portal.call(table.queue.put, ("msg", None, _Resume()))  # type: ignore[union-attr]
+        client.portal.call(table.submit, None, _Resume())  # type: ignore[union-attr]
         ev = None
         end = time.monotonic() + 10
         while ev is None and time.monotonic() < end:
@@ -339,6 +339,27 @@ def test_timeout_autoplays_with_the_heuristic(tmp_path: Path) -> None:
                 ev = m["event"]
         assert ev is not None and ev["by"] == "timeout"
         a.close()
+
+
+def test_the_move_clock_runs_when_the_game_starts_from_a_players_message(tmp_path: Path) -> None:
+    """Every seat a person: the game starts from the last ``sit``, handled at once in that
+    connection's task; the table's actor must still arm the first bidder's clock."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        players = [Player(client, name) for name in "ABC"]
+        tid = create_table(players[0], players=3, deals=1, move_time=5)
+        sit_everyone(players, tid)
+        a = players[0]
+        a.until(lambda s: s["view"] is not None and s["view"]["turn"] is not None, timeout=10)
+        turn = a.state["view"]["turn"]  # type: ignore[index]
+        ev = None
+        end = time.monotonic() + 15
+        while ev is None and time.monotonic() < end:  # nobody acts: the server must, after 5 s
+            m = a.recv(10)
+            if m["type"] == "event" and m["event"]["kind"] == "action":
+                ev = m["event"]
+        assert ev is not None and ev["seat"] == turn and ev["by"] == "timeout"
+        for pl in players:
+            pl.close()
 
 
 def test_the_move_clock_restarts_with_each_new_position(tmp_path: Path) -> None:
