@@ -95,9 +95,8 @@ class Connection:
         asyncio.get_running_loop().create_task(self._close(code))
 
     async def _close(self, code: int) -> None:
+        await self.finish()
         with contextlib.suppress(Exception):
-            if self.sender is not None:
-                await asyncio.wait_for(self.sender, 1.0)
             await self.ws.close(code=code)
 
     async def finish(self) -> None:

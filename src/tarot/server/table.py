@@ -435,11 +435,8 @@ class Table:
         if self.status != "playing" or game is None or game.current is not None:
             return
         if game.is_over:
-            store = self.hub.store
-            await store.write(store.finish_game, game.db_id, list(game.totals))
-            self.status = "finished"
-            await self._save_table()
-            self._event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()})
+            await self.hub.store.write_all(self._game_end_jobs(game))
+            self._game_ended(game)
         else:
             await self._next_deal()
 
@@ -525,7 +522,7 @@ class Table:
         jobs: list[Job] = [(store.finish_deal, (info.db_id, record, result, game.db_id, list(game.totals)))]
         following: DealInfo | None = None
         if game.is_over:
-            jobs += [(store.finish_game, (game.db_id, list(game.totals))), self._table_job("finished")]
+            jobs += self._game_end_jobs(game)
         else:
             following = game.new_deal()
             game.current = None  # until the finished deal's end is announced
@@ -537,14 +534,20 @@ class Table:
                             "record": record}
         self._event({"kind": "deal_end", **self.last_result})
         if following is None:
-            self.status = "finished"
-            self._event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()},
-                        lobby=True)
+            self._game_ended(game)
             return True
         following.db_id = results[-1]
         game.current = following
         await self._deal_started(following)
         return False
+
+    def _game_end_jobs(self, game: ServerGame) -> list[Job]:
+        store = self.hub.store
+        return [(store.finish_game, (game.db_id, list(game.totals))), self._table_job("finished")]
+
+    def _game_ended(self, game: ServerGame) -> None:
+        self.status = "finished"
+        self._event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()}, lobby=True)
 
     # --- events and state ------------------------------------------------------------
 
@@ -563,13 +566,11 @@ class Table:
         deal = self._deal()
         views = {} if deal is None else deal.view_dicts({seat for _, seat in watchers}, LAST_TRICKS)
         shared = self._shared_state(keep_result) if full else None  # what every seat's state holds alike
-        time_left = self._time_left(deal)
         messages: dict[int, dict[str, Any]] = {}  # one message per seat, shared by its connections
         for c, seat in watchers:
             msg = messages.get(seat)
             if msg is None:
-                view = self._view(deal, seat, views.get(seat))
-                state = {"you": seat, "version": self.version, "view": view, "time_left": time_left}
+                state = self.view_state(seat, views.get(seat))
                 msg = messages[seat] = {"type": "event", "table": self.id, "version": self.version,
                                         "event": self._render(event, private, seat),
                                         "state": state if shared is None else shared | state}
