@@ -116,12 +116,14 @@ def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str]
         elif page.locator("#ecart").count():
             seen.add("ecart")
             need = int(page.locator("#actions span").first.inner_text().split("/")[-1].split(")")[0])
-            cards = page.locator("#hand .card.legal")
             if "ecart" in shots:
                 page.screenshot(path=str(SHOTS / shots.pop("ecart")))
-            for i in range(need):
-                cards.nth(i).click()
-            page.click("#ecart")
+            # Only the cards still missing: an event between two clicks clears the selection,
+            # and clicking a selected card would take it back out.
+            for _ in range(need - page.locator("#hand .card.legal.selected").count()):
+                page.locator("#hand .card.legal:not(.selected)").first.click()
+            if page.locator("#ecart:enabled").count():
+                page.click("#ecart")
         elif page.locator("button.chelem").count():
             page.locator("button.chelem").last.click()
         elif poignee and page.locator("button.poignee").count():
