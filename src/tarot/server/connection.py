@@ -18,8 +18,9 @@ from collections import deque
 from collections.abc import Coroutine, Generator
 from typing import TYPE_CHECKING, Any
 
-import orjson
 from fastapi import WebSocket
+
+from .protocol import encode
 
 if TYPE_CHECKING:
     from .table import Hub, Table
@@ -56,7 +57,7 @@ class Connection:
         """Send now, in order; a client that falls ``BACKLOG_LIMIT`` messages behind is closed."""
         if self.closed:
             return
-        text = orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+        text = encode(message).decode()
         if self.backlog is None:
             self._write(text)
         elif len(self.backlog) >= BACKLOG_LIMIT:

@@ -74,8 +74,9 @@ class ServerGame:
         self.current.deal.apply(action)
         self.current.actions += 1
 
-    def close_deal(self) -> tuple[SheetRow, dict[str, Any]]:
-        """Put the finished current deal on the sheet; returns its row and its record."""
+    def close_deal(self) -> tuple[SheetRow, dict[str, Any], dict[str, Any]]:
+        """Put the finished current deal on the sheet; returns its row, its record and its result
+        (``DealResult.to_dict``)."""
         info = self.current
         assert info is not None and info.deal.is_over
         result = info.deal.result()
@@ -89,7 +90,7 @@ class ServerGame:
         self.records.append(record)
         self.finished.append(info)
         self.current = None
-        return row, record
+        return row, record, result.to_dict()
 
     def sheet(self) -> list[dict[str, Any]]:
         """The score sheet, one dict per row (kept: every full state sends it; do not mutate)."""

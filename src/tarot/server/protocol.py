@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
+import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 MAX_MESSAGE_BYTES = 8192
@@ -122,6 +123,16 @@ def parse_client(text: str | bytes) -> ClientMessage:
         if err.get("type") == "model_attributes_type":
             raise ValueError("a message is a JSON object with a \"type\"") from None
         raise ValueError(f"{where}: {err.get('msg')}" if where else str(err.get("msg"))) from None
+
+
+def encode(message: Any) -> bytes:
+    """A server message as JSON (orjson; ``Fragment`` values go in as they are)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS)
+
+
+def serialized(value: Any) -> orjson.Fragment:
+    """``value`` serialized once, to go unchanged into the messages of several recipients."""
+    return orjson.Fragment(encode(value))
 
 
 def error(reason: str, code: str = "bad_request", **extra: Any) -> dict[str, Any]:

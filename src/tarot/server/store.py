@@ -20,7 +20,7 @@ import asyncio
 import hashlib
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -43,6 +43,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
 
 T = TypeVar("T")
+CHECKPOINT_EVERY = 1.0  # seconds between SQLite WAL checkpoints (inline writes only)
 
 
 class Base(DeclarativeBase):
@@ -116,6 +117,9 @@ _INSERT_PLAYER = insert(PlayerRow)
 _TABLE_KEYS = ("host", "options", "seats", "status", "version", "updated")
 _UPDATE_TABLE = (update(TableRow).where(TableRow.id == bindparam("p_id"))
                  .values(**{k: bindparam(f"p_{k}") for k in _TABLE_KEYS}))
+_TABLE_STATUS = (update(TableRow).where(TableRow.id == bindparam("p_id"))
+                 .values(status=bindparam("p_status"), version=bindparam("p_version"),
+                         updated=bindparam("p_updated")))
 _INSERT_TABLE = insert(TableRow)
 _INSERT_GAME = insert(GameRow).returning(GameRow.id)
 _FINISH_GAME = (update(GameRow).where(GameRow.id == bindparam("p_id"))
@@ -186,6 +190,8 @@ class Store:
         self._pending: list[tuple[list[Job], asyncio.Future[list[Any]]]] = []
         self._flusher: asyncio.Task[None] | None = None  # committing the pending writes, if running
         self._flush_soon = False  # inline: a flush is scheduled for this loop iteration
+        self._checkpoint: Future[None] | None = None  # inline: the WAL checkpoint under way
+        self._checkpointed = time.monotonic()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -231,6 +237,25 @@ class Store:
         else:
             for (_, done), result in zip(batch, results, strict=True):
                 _settle(done, None, result)
+        self._maybe_checkpoint()
+
+    def _maybe_checkpoint(self) -> None:
+        """Copy the WAL into the database file on the worker thread, about once a second.
+
+        SQLite would do it inside a commit once the WAL is large, with an fsync: on the event
+        loop's thread that stalled every table for tens of milliseconds. So automatic
+        checkpoints are off (``_sqlite_pragmas``) and a passive one, which does not block the
+        writer, runs here in the background."""
+        now = time.monotonic()
+        if now - self._checkpointed < CHECKPOINT_EVERY or (
+                self._checkpoint is not None and not self._checkpoint.done()):
+            return
+        self._checkpointed = now
+        self._checkpoint = self._pool.submit(self._wal_checkpoint)
+
+    def _wal_checkpoint(self) -> None:
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     async def _flush(self) -> None:
         while self._pending:
@@ -290,6 +315,11 @@ class Store:
         if done.rowcount == 0:
             conn.execute(_INSERT_TABLE, {"id": tid, "created": now, **values})
 
+    def set_table_status(self, conn: Connection, tid: str, status: str, version: int) -> None:
+        """Only the status and version of a saved table (its options and seats unchanged)."""
+        conn.execute(_TABLE_STATUS, {"p_id": tid, "p_status": status, "p_version": version,
+                                     "p_updated": time.time()})
+
     def start_game(self, conn: Connection, tid: str, number: int, players: int, deals: int,
                    first_dealer: int) -> int:
         gid = conn.execute(_INSERT_GAME, {
@@ -324,9 +354,12 @@ class Store:
         """One multi-row insert (SQLAlchemy Core: the ORM is not needed here)."""
         conn.execute(_INSERT_ACTIONS, rows)
 
-    def finish_deal(self, conn: Connection, deal_id: int, record: dict[str, Any], result: dict[str, Any],
-                    gid: int, totals: list[int]) -> None:
+    def finish_deal(self, conn: Connection, deal_id: int, record: dict[str, Any],
+                    result: dict[str, Any]) -> None:
         conn.execute(_FINISH_DEAL, {"p_id": deal_id, "p_record": record, "p_result": result})
+
+    def game_totals(self, conn: Connection, gid: int, totals: list[int]) -> None:
+        """The running totals of a game that goes on (``finish_game`` writes the last ones)."""
         conn.execute(_GAME_TOTALS, {"p_id": gid, "p_totals": totals})
 
     def load_open_tables(self) -> list[LoadedTable]:
@@ -364,5 +397,6 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
     cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run on the worker thread instead
     cur.execute("PRAGMA foreign_keys=ON")
     cur.close()

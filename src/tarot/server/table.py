@@ -39,7 +39,8 @@ class Client(Protocol):
     player_id: str
     name: str
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: dict[str, Any]) -> None:
+        """``message``'s values may be ``orjson.Fragment``: JSON serialized once for many."""
 
 
 @dataclass
@@ -516,18 +517,18 @@ class Table:
         game = self.game
         assert game is not None and game.current is not None
         info: DealInfo = game.current
-        row, record = game.close_deal()
-        result = info.deal.result().to_dict()
+        row, record, result = game.close_deal()
         store = self.hub.store
-        jobs: list[Job] = [(store.finish_deal, (info.db_id, record, result, game.db_id, list(game.totals)))]
+        jobs: list[Job] = [(store.finish_deal, (info.db_id, record, result))]
         following: DealInfo | None = None
         if game.is_over:
             jobs += self._game_end_jobs(game)
         else:
             following = game.new_deal()
             game.current = None  # until the finished deal's end is announced
-            jobs.append((store.start_deal, (game.db_id, following.number, following.dealer,
-                                            following.seed, following.salt, following.commitment)))
+            jobs += [(store.game_totals, (game.db_id, list(game.totals))),
+                     (store.start_deal, (game.db_id, following.number, following.dealer,
+                                         following.seed, following.salt, following.commitment))]
         results = await store.write_all(jobs)
         self.last_result = {"deal": info.number, "result": result, "row": row.to_dict(),
                             "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
@@ -543,7 +544,8 @@ class Table:
 
     def _game_end_jobs(self, game: ServerGame) -> list[Job]:
         store = self.hub.store
-        return [(store.finish_game, (game.db_id, list(game.totals))), self._table_job("finished")]
+        return [(store.finish_game, (game.db_id, list(game.totals))),
+                (store.set_table_status, (self.id, "finished", self.version))]
 
     def _game_ended(self, game: ServerGame) -> None:
         self.status = "finished"
@@ -565,15 +567,22 @@ class Table:
         watchers = [(c, seat_of.get(c.player_id, -1)) for c in self.watchers]
         deal = self._deal()
         views = {} if deal is None else deal.view_dicts({seat for _, seat in watchers}, LAST_TRICKS)
-        shared = self._shared_state(keep_result) if full else None  # what every seat's state holds alike
+        shared: dict[str, Any] | None = None  # what every seat's state holds alike
+        events: dict[int, Any] = {}  # id of a rendered event -> what the messages carry
+        if full:  # large and the same for every seat: serialized once, not once per seat
+            shared = {k: p.serialized(v) for k, v in self._shared_state(keep_result).items()}
         messages: dict[int, dict[str, Any]] = {}  # one message per seat, shared by its connections
         for c, seat in watchers:
             msg = messages.get(seat)
             if msg is None:
                 state = self.view_state(seat, views.get(seat))
+                ev = self._render(event, private, seat)
+                if full:
+                    if id(ev) not in events:
+                        events[id(ev)] = p.serialized(ev)
+                    ev = events[id(ev)]
                 msg = messages[seat] = {"type": "event", "table": self.id, "version": self.version,
-                                        "event": self._render(event, private, seat),
-                                        "state": state if shared is None else shared | state}
+                                        "event": ev, "state": state if shared is None else shared | state}
             c.send(msg)
 
     def _event(self, event: dict[str, Any], lobby: bool = False) -> None:
@@ -592,10 +601,10 @@ class Table:
         fn, args = self._table_job()
         await self.hub.store.write(fn, *args)
 
-    def _table_job(self, status: str | None = None) -> Job:
+    def _table_job(self) -> Job:
         store = self.hub.store
         return store.save_table, (self.id, self.host, self.options.model_dump(),
-                                  [s.to_dict() for s in self.seats], status or self.status, self.version)
+                                  [s.to_dict() for s in self.seats], self.status, self.version)
 
     @staticmethod
     def _render(event: dict[str, Any], private: dict[int, dict[str, Any]], seat: int) -> dict[str, Any]:
