@@ -76,3 +76,58 @@ def test_a_failing_write_fails_alone_and_leaves_nothing_of_its_unit(store: Store
     assert tables == {"ok", "t-good"}
     assert len(games) == 2
     assert store.count(ActionRow) == 1
+
+
+def test_sqlite_writes_run_on_the_event_loop_thread_and_postgres_ones_on_the_worker(store: Store) -> None:
+    """SQLite commits in the loop's own thread (no GIL handoff to a busy loop); PostgreSQL
+    waits for its server, so it keeps the worker thread."""
+    import threading
+
+    def where(_conn: Any) -> int:
+        return threading.get_ident()
+
+    async def main() -> int:
+        result: int = await store.write(where)
+        return result
+
+    loop_thread = threading.get_ident()  # asyncio.run runs the loop in this thread
+    ran_in = asyncio.run(main())
+    assert (ran_in == loop_thread) == store.url.startswith("sqlite")
+
+
+def test_sqlite_wal_is_checkpointed_in_the_background(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Automatic checkpoints are off (they would fsync inside a commit, on the event loop);
+    the store copies the WAL into the database file from its worker thread instead."""
+    import sqlite3
+
+    import tarot.server.store as store_module
+
+    url = db_url("sqlite", tmp_path)
+    migrate(url)
+    s = Store(url)
+    monkeypatch.setattr(store_module, "CHECKPOINT_EVERY", 0.0)
+    try:
+        async def main() -> None:
+            deal = await _table_with_deal(s, "t")
+            for i in range(50):
+                await s.add_action(deal, i, i + 2, {"seat": i % 4, "play": "1T"}, "player")
+            assert s._checkpoint is not None  # started by the writes
+            await asyncio.wrap_future(s._checkpoint)
+            s._maybe_checkpoint()  # one more, after the last write
+            await asyncio.wrap_future(s._checkpoint)
+
+        asyncio.run(main())
+        with s.engine.connect() as conn:
+            auto = conn.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar()
+        assert auto == 0
+        # Everything committed is in the main database file: a reader that ignores the WAL
+        # (immutable=1) sees all 50 actions.
+        path = tmp_path / "tarot.sqlite3"
+        raw = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+        try:
+            assert raw.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 50
+        finally:
+            raw.close()
+    finally:
+        s.close()
