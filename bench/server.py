@@ -20,6 +20,11 @@ measured on this process's clock and include its own scheduling delays. Prints `
 lines: tables, players, deals, db, actions, seconds (first action sent to the last broadcast
 received), actions_per_s, latency_ms_median, latency_ms_p99, latency_ms_max, fanout_ms_median,
 fanout_ms_p99, server_cpu_s, client_cpu_s, errors. Exit status 1 when errors > 0.
+
+``--stagger S``: the tables start one after another over S seconds instead of all at once (a
+real server's tables do not start, and so do not end their deals, in the same millisecond).
+The ``steady_*`` figures count only the actions sent while every table was playing: from the
+moment the last table sat down until the first game ended.
 """
 
 from __future__ import annotations
@@ -134,6 +139,9 @@ class Server:
 @dataclass
 class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, one per action sent
+    sent: list[float] = field(default_factory=list)  # when each of those actions was sent
+    started: list[float] = field(default_factory=list)  # when each table's clients sat down
+    first_end: float | None = None  # when the first table's game ended
     fanout: list[float] = field(default_factory=list)  # seconds until the table's last seat got it
     errors: list[str] = field(default_factory=list)
     actions: int = 0
@@ -313,9 +321,12 @@ class Client(WSListener):  # type: ignore[misc]
                 if event.get("seat") != self.seat:
                     self.fail(f"version {version} broadcast seat {event.get('seat')}'s action")
                 self.stats.latencies.append(now - self.sent_at)
+                self.stats.sent.append(self.sent_at)
                 self.sent_at = None
         elif event.get("kind") == "game_end":
             self.run.finished += 1
+            if self.stats.first_end is None:
+                self.stats.first_end = now
             self._end()
             return
         if self.my_turn() and self.acted_version != version:
@@ -360,6 +371,22 @@ class Client(WSListener):  # type: ignore[misc]
                 self.transport.disconnect()
 
 
+async def start_games(clients: list[Client], runs: list[TableRun], stats: Stats,
+                      stagger: float) -> list[asyncio.Future[None]]:
+    """Every client sits: all at once, or table after table over ``stagger`` seconds."""
+    games: list[asyncio.Future[None]] = []
+    by_table: dict[int, list[Client]] = {}
+    for c in clients:
+        by_table.setdefault(c.run.number, []).append(c)
+    t0 = time.perf_counter()
+    for i, run in enumerate(runs):
+        if stagger:
+            await asyncio.sleep(max(0.0, t0 + stagger * i / len(runs) - time.perf_counter()))
+        stats.started.append(time.perf_counter())
+        games += [c.play() for c in by_table[run.number]]
+    return games
+
+
 async def drive(args: argparse.Namespace, port: int, stats: Stats) -> list[TableRun]:
     url = f"ws://127.0.0.1:{port}/ws"
     options = {"players": args.players, "deals": args.deals, "move_time": None, "private": False,
@@ -383,7 +410,7 @@ async def drive(args: argparse.Namespace, port: int, stats: Stats) -> list[Table
             stats.errors.append(f"{len(failed)} clients failed to set up")
             return runs
         print(f"setup_s={time.perf_counter() - t0:.2f}", flush=True)
-        games = [c.play() for c in clients]
+        games = await start_games(clients, runs, stats, args.stagger)
         _done, pending = await asyncio.wait(games, timeout=args.timeout)
         if pending:
             stuck = sorted({c.run.number for c, g in zip(clients, games, strict=True) if g in pending})
@@ -403,6 +430,20 @@ def quantile(sorted_values: list[float], q: float) -> float:
     return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
 
 
+def steady(stats: Stats) -> list[tuple[str, Any]]:
+    """The figures of the actions sent while every table was playing: from the moment the last
+    table sat down until the first game ended."""
+    if not stats.started or stats.first_end is None:
+        return []
+    begin, end = max(stats.started), stats.first_end
+    lat = sorted(x for t, x in zip(stats.sent, stats.latencies, strict=True) if begin <= t <= end)
+    span = end - begin
+    return [("steady_seconds", f"{span:.2f}"), ("steady_actions", len(lat)),
+            ("steady_actions_per_s", f"{len(lat) / span:.0f}" if span > 0 else "nan"),
+            ("steady_latency_ms_median", f"{quantile(lat, 0.5) * 1000:.1f}"),
+            ("steady_latency_ms_p99", f"{quantile(lat, 0.99) * 1000:.1f}")]
+
+
 def report(args: argparse.Namespace, db: str, stats: Stats, server_cpu: float | None,
            client_cpu: float) -> None:
     lat = sorted(stats.latencies)
@@ -417,6 +458,7 @@ def report(args: argparse.Namespace, db: str, stats: Stats, server_cpu: float | 
         ("latency_ms_max", f"{(lat[-1] if lat else math.nan) * 1000:.1f}"),
         ("fanout_ms_median", f"{quantile(fan, 0.5) * 1000:.1f}"),
         ("fanout_ms_p99", f"{quantile(fan, 0.99) * 1000:.1f}"),
+        *steady(stats),
         ("server_cpu_s", "nan" if server_cpu is None else f"{server_cpu:.1f}"),
         ("client_cpu_s", f"{client_cpu:.1f}"),
         ("errors", len(stats.errors)),
@@ -435,6 +477,9 @@ def main() -> int:
                         "default: a fresh SQLite file in a temporary directory")
     parser.add_argument("--think", type=float, default=0.0,
                         help="mean pause before each answer, seconds (0: answer at once)")
+    parser.add_argument("--stagger", type=float, default=0.0,
+                        help="start the tables one after another over this many seconds "
+                        "(0: all at once)")
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds for the whole run")
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server.log)")
