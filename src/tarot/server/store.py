@@ -173,8 +173,8 @@ Job = tuple[Callable[..., Any], tuple[Any, ...]]  # a write: fn(conn, *args)
 
 
 class Store:
-    """The repository. Reads run on the store thread through ``run``; writes, ``fn(conn, …)``,
-    through ``write``."""
+    """The repository. Reads run on the worker thread through ``run``; writes, ``fn(conn, …)``,
+    through ``write`` (SQLite: on the event loop's thread; see the module's docstring)."""
 
     def __init__(self, url: str) -> None:
         self.url = normalize_url(url)
@@ -198,11 +198,11 @@ class Store:
         return await loop.run_in_executor(self._pool, fn, *args)
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(conn, *args)`` in a transaction on the store thread; returns its result once
-        committed.
+        """``fn(conn, *args)`` in a transaction; returns its result once committed.
 
-        Group commit: the writes that arrive while a transaction is under way go together in the
-        next one, so hundreds of busy tables cost a few commits a second, not one per card. A
+        Group commit: the writes that arrive while a transaction is under way (the worker
+        thread) or in the same loop iteration (SQLite) go together in the next one, so hundreds
+        of busy tables cost a few commits a second, not one per card. A
         table awaits each of its writes, so the writes of one batch never depend on each other.
         """
         result: T = (await self.write_all([(fn, args)]))[0]
