@@ -473,6 +473,8 @@ def test_restart_between_two_deals_resumes_with_the_next_deal(url: str) -> None:
         tokens = [pl.token for pl in players]
         for pl in players:
             pl.close()
+    # The first deal's totals are stored with it; the table is still playing.
+    assert _stored_game(url, tid) == ("playing", "playing", before["game"]["totals"])
     with make_client(url) as client:  # a new process on the same database
         players = [Player(client, name, token=token) for name, token in zip("ABC", tokens, strict=True)]
         for pl in players:
@@ -483,8 +485,23 @@ def test_restart_between_two_deals_resumes_with_the_next_deal(url: str) -> None:
         assert game["sheet"] == before["game"]["sheet"]
         drive(players, seed=5)
         check_records(players[0].state, 3, 2)  # type: ignore[arg-type]
+        final = players[0].state["game"]["totals"]  # type: ignore[index]
         for pl in players:
             pl.close()
+    assert _stored_game(url, tid) == ("finished", "finished", final)
+
+
+def _stored_game(url: str, tid: str) -> tuple[str, str, list[int]]:
+    """The stored table's status, and its last game's status and totals."""
+    from tarot.server.store import Store
+
+    store = Store(url)
+    try:
+        loaded = {t.row.id: t for t in store.load_open_tables()}[tid]
+        assert loaded.game is not None
+        return loaded.row.status, loaded.game.status, list(loaded.game.totals)
+    finally:
+        store.close()
 
 
 def test_options_between_games_and_new_game(tmp_path: Path) -> None:

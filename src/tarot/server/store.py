@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-import orjson
 from sqlalchemy import (
     JSON,
     ForeignKey,
@@ -41,6 +40,8 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+
+from .protocol import encode
 
 T = TypeVar("T")
 CHECKPOINT_EVERY = 1.0  # seconds between SQLite WAL checkpoints (inline writes only)
@@ -132,8 +133,9 @@ _INSERT_ACTIONS = insert(ActionRow)
 
 
 def _json(value: Any) -> str:
-    """The JSON columns' serializer: orjson, several times faster than ``json`` on records."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    """The JSON columns' serializer: the messages' orjson, several times faster than ``json``
+    on records."""
+    return encode(value).decode()
 
 
 def normalize_url(url: str) -> str:
@@ -224,19 +226,7 @@ class Store:
     def _flush_inline(self) -> None:
         self._flush_soon = False
         batch, self._pending = self._pending, []
-        try:
-            results = self._commit([jobs for jobs, _ in batch])
-        except Exception:
-            for jobs, done in batch:  # one bad write must not fail the others
-                try:
-                    result = self._commit([jobs])
-                except Exception as e:
-                    _settle(done, e)
-                else:
-                    _settle(done, None, result[0])
-        else:
-            for (_, done), result in zip(batch, results, strict=True):
-                _settle(done, None, result)
+        self._settle_all(batch, self._commit_each([jobs for jobs, _ in batch]))
         self._maybe_checkpoint()
 
     def _maybe_checkpoint(self) -> None:
@@ -260,20 +250,32 @@ class Store:
     async def _flush(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
-            try:
-                results = await self.run(self._commit, [jobs for jobs, _ in batch])
-            except Exception:
-                # One bad write must not fail the others: retry them one by one.
-                for jobs, done in batch:
-                    try:
-                        result = await self.run(self._commit, [jobs])
-                    except Exception as e:
-                        _settle(done, e)
-                    else:
-                        _settle(done, None, result[0])
+            self._settle_all(batch, await self.run(self._commit_each, [jobs for jobs, _ in batch]))
+
+    @staticmethod
+    def _settle_all(batch: list[tuple[list[Job], asyncio.Future[list[Any]]]],
+                    outcomes: list[list[Any] | BaseException]) -> None:
+        for (_, done), outcome in zip(batch, outcomes, strict=True):
+            if isinstance(outcome, BaseException):
+                _settle(done, outcome)
             else:
-                for (_, done), result in zip(batch, results, strict=True):
-                    _settle(done, None, result)
+                _settle(done, None, outcome)
+
+    def _commit_each(self, units: list[list[Job]]) -> list[list[Any] | BaseException]:
+        """The units in one transaction; if it fails, each unit in its own, so that one bad
+        write does not fail the others. Each unit's results, or the error that undid it."""
+        try:
+            return list(self._commit(units))
+        except Exception as e:
+            if len(units) == 1:
+                return [e]
+        outcomes: list[list[Any] | BaseException] = []
+        for unit in units:
+            try:
+                outcomes.append(self._commit([unit])[0])
+            except Exception as e:
+                outcomes.append(e)
+        return outcomes
 
     def _commit(self, units: list[list[Job]]) -> list[list[Any]]:
         """One transaction; the batch's actions go in one multi-row insert."""

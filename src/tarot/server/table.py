@@ -312,7 +312,7 @@ class Table:
         seat = self._seat_for(client)
         if since is not None and since <= self.version and (
                 since == self.version or (self.log and self.log[0][0] <= since + 1)):
-            missed = [self._render(e, priv, seat) | {"version": v} for v, e, priv in self.log if v > since]
+            missed = [priv.get(seat, e) | {"version": v} for v, e, priv in self.log if v > since]
             client.send({"type": "missed", "table": self.id, "since": since, "events": missed})
         client.send({"type": "snapshot", "table": self.id, "version": self.version,
                      "state": self.state(seat)})
@@ -568,21 +568,18 @@ class Table:
         deal = self._deal()
         views = {} if deal is None else deal.view_dicts({seat for _, seat in watchers}, LAST_TRICKS)
         shared: dict[str, Any] | None = None  # what every seat's state holds alike
-        events: dict[int, Any] = {}  # id of a rendered event -> what the messages carry
+        public: Any = event
         if full:  # large and the same for every seat: serialized once, not once per seat
             shared = {k: p.serialized(v) for k, v in self._shared_state(keep_result).items()}
+            public = p.serialized(event)
         messages: dict[int, dict[str, Any]] = {}  # one message per seat, shared by its connections
         for c, seat in watchers:
             msg = messages.get(seat)
             if msg is None:
                 state = self.view_state(seat, views.get(seat))
-                ev = self._render(event, private, seat)
-                if full:
-                    if id(ev) not in events:
-                        events[id(ev)] = p.serialized(ev)
-                    ev = events[id(ev)]
                 msg = messages[seat] = {"type": "event", "table": self.id, "version": self.version,
-                                        "event": ev, "state": state if shared is None else shared | state}
+                                        "event": private.get(seat, public),
+                                        "state": state if shared is None else shared | state}
             c.send(msg)
 
     def _event(self, event: dict[str, Any], lobby: bool = False) -> None:
@@ -598,17 +595,9 @@ class Table:
         self.hub.lobby_changed()
 
     async def _save_table(self) -> None:
-        fn, args = self._table_job()
-        await self.hub.store.write(fn, *args)
-
-    def _table_job(self) -> Job:
         store = self.hub.store
-        return store.save_table, (self.id, self.host, self.options.model_dump(),
-                                  [s.to_dict() for s in self.seats], self.status, self.version)
-
-    @staticmethod
-    def _render(event: dict[str, Any], private: dict[int, dict[str, Any]], seat: int) -> dict[str, Any]:
-        return private.get(seat, event)
+        await store.write(store.save_table, self.id, self.host, self.options.model_dump(),
+                          [s.to_dict() for s in self.seats], self.status, self.version)
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby shows it."""
