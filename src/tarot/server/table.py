@@ -13,7 +13,6 @@ import contextlib
 import logging
 import secrets
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -22,6 +21,7 @@ from tarot.bots import Bot, make_bot
 from tarot.engine import Action, Deal, Ecart, IllegalAction, action_from_dict, action_to_dict
 
 from . import protocol as p
+from .eventlog import EventLog
 from .game import DealInfo, ServerGame
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class Table:
         self.game: ServerGame | None = None
         self.games_played = 0
         self.watchers: set[Client] = set()
-        self.log: deque[tuple[int, dict[str, Any], dict[int, dict[str, Any]]]] = deque(maxlen=LOG_SIZE)
+        self.log = EventLog(LOG_SIZE)
         self.queue: asyncio.Queue[tuple[str, Any, Any]] = asyncio.Queue()
         self.queued = 0  # items put in the queue and not yet handled
         self.busy = False  # a message is being handled (by the actor, or at once by ``deliver``)
@@ -310,10 +310,10 @@ class Table:
 
     def _catch_up(self, client: Client, since: int | None) -> None:
         seat = self._seat_for(client)
-        if since is not None and since <= self.version and (
-                since == self.version or (self.log and self.log[0][0] <= since + 1)):
-            missed = [priv.get(seat, e) | {"version": v} for v, e, priv in self.log if v > since]
-            client.send({"type": "missed", "table": self.id, "since": since, "events": missed})
+        if since is not None and since <= self.version:
+            missed = [] if since == self.version else self.log.since(since, seat)
+            if missed is not None:
+                client.send({"type": "missed", "table": self.id, "since": since, "events": missed})
         client.send({"type": "snapshot", "table": self.id, "version": self.version,
                      "state": self.state(seat)})
 
@@ -507,6 +507,9 @@ class Table:
         private = {seat: event | {"action": action_to_dict(action)}} if isinstance(action, Ecart) else {}
         self._record(event, private, full=False)
         if info.deal.is_over:
+            # Let the other tables whose card was stored in the same batch send it first: tables
+            # in step end their deals together, and a deal's end is ten times a card's work.
+            await asyncio.sleep(0)
             await self._end_deal()
 
     async def _end_deal(self) -> bool:
@@ -562,16 +565,15 @@ class Table:
         goes only with the events that change it.
         """
         keep_result = event.get("kind") in RESULT_EVENTS
-        self.log.append((self.version, event, private))
+        self.log.append(self.version, event, private)
         seat_of = {s.player_id: i for i, s in enumerate(self.seats) if s.player_id is not None}
         watchers = [(c, seat_of.get(c.player_id, -1)) for c in self.watchers]
         deal = self._deal()
         views = {} if deal is None else deal.view_dicts({seat for _, seat in watchers}, LAST_TRICKS)
         shared: dict[str, Any] | None = None  # what every seat's state holds alike
-        public: Any = event
-        if full:  # large and the same for every seat: serialized once, not once per seat
+        public = p.serialized(event)  # the same for every seat: serialized once, not once per seat
+        if full:
             shared = {k: p.serialized(v) for k, v in self._shared_state(keep_result).items()}
-            public = p.serialized(event)
         messages: dict[int, dict[str, Any]] = {}  # one message per seat, shared by its connections
         for c, seat in watchers:
             msg = messages.get(seat)
