@@ -110,9 +110,14 @@ def test_view_dicts_equal_each_seats_own_view(players: int) -> None:
         while True:
             together = deal.view_dicts(seats)
             trimmed = deal.view_dicts(reversed(seats), last_tricks=1)
+            public, own = deal.view_parts(seats, last_tricks=1)
             for seat in seats:
                 alone = deal.view(seat).to_dict()
                 assert together[seat] == alone
+                # a server serializes the shared part once and appends each seat's keys to it:
+                # the two parts must not share a key, and must add up to the seat's view
+                assert not public.keys() & own[seat].keys()
+                assert list(public | own[seat]) == list(trimmed[seat]) and public | own[seat] == trimmed[seat]
                 assert trimmed[seat]["tricks_done"] == len(alone["tricks"])
                 assert trimmed[seat]["tricks"] == alone["tricks"][-1:]
                 assert {k: v for k, v in trimmed[seat].items() if k not in ("tricks", "tricks_done")} == \

@@ -810,8 +810,14 @@ class Deal:
         deal's masks (a server sends each seat its view after every card): the part every seat
         sees alike once, then each seat's own fields. The seats' dicts share that part's lists:
         do not mutate them. A test holds it equal to ``View.to_dict`` at every position."""
-        public = self._public_dict(last_tricks)
-        return {seat: public | self._private_dict(seat) for seat in seats}
+        public, private = self.view_parts(seats, last_tricks)
+        return {seat: public | mine for seat, mine in private.items()}
+
+    def view_parts(self, seats: Iterable[int],
+                   last_tricks: int | None = None) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+        """``view_dicts`` in two parts: the keys every seat sees alike, and each seat's own keys
+        (a seat's view is the first followed by its own: a server can serialize the first once)."""
+        return self._public_dict(last_tricks), {seat: self._private_dict(seat) for seat in seats}
 
     def _public_dict(self, last_tricks: int | None) -> dict[str, Any]:
         """``View.public_dict``, without building the view."""

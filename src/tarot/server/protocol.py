@@ -135,5 +135,16 @@ def serialized(value: Any) -> orjson.Fragment:
     return orjson.Fragment(encode(value))
 
 
+def object_head(value: dict[str, Any]) -> bytes:
+    """A non-empty object's JSON, open for more keys (see ``completed``)."""
+    return encode(value)[:-1] + b","
+
+
+def completed(head: bytes, rest: dict[str, Any]) -> orjson.Fragment:
+    """The object of ``head``'s keys followed by ``rest``'s (not empty): the same JSON as
+    ``encode(first | rest)`` when no key is in both, with ``first`` serialized once for many."""
+    return orjson.Fragment(head + encode(rest)[1:])
+
+
 def error(reason: str, code: str = "bad_request", **extra: Any) -> dict[str, Any]:
     return {"type": "error", "code": code, "reason": reason, **extra}

@@ -569,7 +569,11 @@ class Table:
         seat_of = {s.player_id: i for i, s in enumerate(self.seats) if s.player_id is not None}
         watchers = [(c, seat_of.get(c.player_id, -1)) for c in self.watchers]
         deal = self._deal()
-        views = {} if deal is None else deal.view_dicts({seat for _, seat in watchers}, LAST_TRICKS)
+        views: dict[int, Any] = {}
+        if deal is not None:  # what every seat sees alike is serialized once, then each seat's own
+            alike, own = deal.view_parts({seat for _, seat in watchers}, LAST_TRICKS)
+            head = p.object_head(alike)
+            views = {seat: p.completed(head, mine) for seat, mine in own.items()}
         shared: dict[str, Any] | None = None  # what every seat's state holds alike
         public = p.serialized(event)  # the same for every seat: serialized once, not once per seat
         if full:
@@ -614,13 +618,14 @@ class Table:
             return None
         return max(0.0, self.turn_started + self.options.move_time - time.monotonic())
 
-    def _view(self, deal: Deal | None, seat: int, view: dict[str, Any] | None) -> dict[str, Any] | None:
+    def _view(self, deal: Deal | None, seat: int, view: Any) -> Any:
         if deal is None:
             return None
         return view if view is not None else deal.view_dicts([seat], LAST_TRICKS)[seat]
 
-    def view_state(self, seat: int, view: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The part of ``state(seat)`` that a card or a bid changes (``view``: already built)."""
+    def view_state(self, seat: int, view: Any = None) -> dict[str, Any]:
+        """The part of ``state(seat)`` that a card or a bid changes (``view``: already built, as a
+        dict or as serialized JSON)."""
         deal = self._deal()
         return {"you": seat, "version": self.version, "view": self._view(deal, seat, view),
                 "time_left": self._time_left(deal)}
