@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
 from sqlalchemy import (
     JSON,
     ForeignKey,
@@ -356,8 +357,9 @@ class Store:
         """One multi-row insert (SQLAlchemy Core: the ORM is not needed here)."""
         conn.execute(_INSERT_ACTIONS, rows)
 
-    def finish_deal(self, conn: Connection, deal_id: int, record: dict[str, Any],
+    def finish_deal(self, conn: Connection, deal_id: int, record: dict[str, Any] | orjson.Fragment,
                     result: dict[str, Any]) -> None:
+        """``record``: the ``tarot-deal/1`` record, or its JSON (``protocol.serialized``)."""
         conn.execute(_FINISH_DEAL, {"p_id": deal_id, "p_record": record, "p_result": result})
 
     def game_totals(self, conn: Connection, gid: int, totals: list[int]) -> None:

@@ -520,7 +520,8 @@ class Table:
         game = self.game
         assert game is not None and game.current is not None
         info: DealInfo = game.current
-        row, record, result = game.close_deal()
+        row, record_dict, result = game.close_deal()
+        record = p.serialized(record_dict)  # stored, in the event and in ``last_result``: once
         store = self.hub.store
         jobs: list[Job] = [(store.finish_deal, (info.db_id, record, result))]
         following: DealInfo | None = None
