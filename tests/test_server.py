@@ -586,11 +586,14 @@ def test_a_failed_store_write_leaves_the_table_unchanged(tmp_path: Path,
         host.until(lambda s: host.my_turn)
         before = json.dumps(host.state["view"], sort_keys=True), host.version
         action = choose(host.state["view"], random.Random(0))
-        real = Store.add_actions
-        monkeypatch.setattr(Store, "add_actions", lambda *a, **k: (_ for _ in ()).throw(OSError("disk full")))
+        store: Store = client.app.state.hub.store  # type: ignore[attr-defined]
+        with store.engine.begin() as conn:  # the database itself refuses the action's row
+            conn.exec_driver_sql("CREATE TRIGGER refuse BEFORE INSERT ON actions "
+                                 "BEGIN SELECT RAISE(ABORT, 'disk full'); END")
         host.send({"type": "act", "action": action})
         host.until(lambda s: bool(host.errors()))
-        monkeypatch.setattr(Store, "add_actions", real)
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("DROP TRIGGER refuse")
         host.send({"type": "ping"})
         host.expect("pong")
         assert (json.dumps(host.state["view"], sort_keys=True), host.version) == before

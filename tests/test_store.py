@@ -13,7 +13,7 @@ pytest.importorskip("sqlalchemy")
 from sqlalchemy import event
 
 from server_harness import db_url
-from tarot.server.store import ActionRow, GameRow, Store, TableRow, migrate
+from tarot.server.store import ActionRow, DealRow, GameRow, Store, TableRow, migrate
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -76,6 +76,39 @@ def test_a_failing_write_fails_alone_and_leaves_nothing_of_its_unit(store: Store
     assert tables == {"ok", "t-good"}
     assert len(games) == 2
     assert store.count(ActionRow) == 1
+
+
+def test_deal_ends_of_many_tables_run_each_statement_once(store: Store) -> None:
+    """Tables that end a deal together: each kind of row is written by one statement with every
+    table's parameters, and every table's rows hold its own values."""
+
+    async def main() -> tuple[list[int], list[int], list[tuple[str, bool]]]:
+        deals = [await _table_with_deal(store, f"t{i}") for i in range(30)]
+        with store.engine.connect() as conn:
+            games = [conn.execute(DealRow.__table__.select().where(DealRow.id == d)).one().game_id
+                     for d in deals]
+        statements: list[tuple[str, bool]] = []
+        event.listen(store.engine, "before_cursor_execute",
+                     lambda _c, _cur, sql, _p, _ctx, many: statements.append((sql.split()[0], many)))
+        await asyncio.gather(*(store.write_all([
+            (store.finish_deal, (d, {"format": "tarot-deal/1", "n": i}, {"scores": [i, -i, 0, 0]})),
+            (store.finish_game, (games[i], [i, -i, 0, 0])),
+            (store.set_table_status, (f"t{i}", "finished", 100 + i)),
+        ]) for i, d in enumerate(deals)))
+        return deals, games, statements
+
+    deals, games, statements = asyncio.run(main())
+    # 3 statements for the batch (6 if the first table's writes went alone), not 90
+    assert len(statements) <= 6 and {sql for sql, _ in statements} == {"UPDATE"}, statements
+    assert statements.count(("UPDATE", True)) == 3, statements
+    with store.engine.connect() as conn:
+        for i, (d, g) in enumerate(zip(deals, games, strict=True)):
+            deal = conn.execute(DealRow.__table__.select().where(DealRow.id == d)).one()
+            assert (deal.status, deal.record["n"], deal.result["scores"][0]) == ("done", i, i)
+            game = conn.execute(GameRow.__table__.select().where(GameRow.id == g)).one()
+            assert (game.status, game.totals) == ("finished", [i, -i, 0, 0])
+            table = conn.execute(TableRow.__table__.select().where(TableRow.id == f"t{i}")).one()
+            assert (table.status, table.version) == ("finished", 100 + i)
 
 
 def test_sqlite_writes_run_on_the_event_loop_thread_and_postgres_ones_on_the_worker(store: Store) -> None:

@@ -132,6 +132,25 @@ _FINISH_DEAL = (update(DealRow).where(DealRow.id == bindparam("p_id"))
                 .values(status="done", record=bindparam("p_record"), result=bindparam("p_result")))
 _INSERT_ACTIONS = insert(ActionRow)
 
+# The writes with no result, by job name: each gives its statement and one row's parameters. A
+# batch runs each of these statements once with the rows of every table (executemany), not once
+# per table: hundreds of tables that end a deal together cost a few statements, not a thousand.
+_ROWS: dict[str, tuple[Any, Callable[..., dict[str, Any]]]] = {
+    "insert_action": (_INSERT_ACTIONS, lambda row: row),
+    "finish_deal": (_FINISH_DEAL, lambda deal_id, record, result: {
+        "p_id": deal_id, "p_record": record, "p_result": result}),
+    "game_totals": (_GAME_TOTALS, lambda gid, totals: {"p_id": gid, "p_totals": totals}),
+    "finish_game": (_FINISH_GAME, lambda gid, totals: {
+        "p_id": gid, "p_totals": totals, "p_finished": time.time()}),
+    "set_table_status": (_TABLE_STATUS, lambda tid, status, version: {
+        "p_id": tid, "p_status": status, "p_version": version, "p_updated": time.time()}),
+}
+
+
+def _execute_row(conn: Connection, name: str, *args: Any) -> None:
+    statement, params = _ROWS[name]
+    conn.execute(statement, params(*args))
+
 
 def _json(value: Any) -> str:
     """The JSON columns' serializer: the messages' orjson, several times faster than ``json``
@@ -279,12 +298,19 @@ class Store:
         return outcomes
 
     def _commit(self, units: list[list[Job]]) -> list[list[Any]]:
-        """One transaction; the batch's actions go in one multi-row insert."""
+        """One transaction. The writes with no result (``_ROWS``) go first, each statement once
+        with all its rows; then the others, in order. The writes of a batch never depend on each
+        other (``write``), and none of a unit's writes needs another's result."""
         with self.engine.begin() as conn:
-            rows = [args[0] for jobs in units for fn, args in jobs if fn == self.insert_action]
-            if rows:
-                self.add_actions(conn, rows)
-            return [[None if fn == self.insert_action else fn(conn, *args) for fn, args in jobs]
+            grouped: dict[str, list[dict[str, Any]]] = {}
+            for jobs in units:
+                for fn, args in jobs:
+                    spec = _ROWS.get(fn.__name__)
+                    if spec is not None:
+                        grouped.setdefault(fn.__name__, []).append(spec[1](*args))
+            for name, rows in grouped.items():
+                conn.execute(_ROWS[name][0], rows)
+            return [[None if fn.__name__ in _ROWS else fn(conn, *args) for fn, args in jobs]
                     for jobs in units]
 
     def close(self) -> None:
@@ -320,8 +346,7 @@ class Store:
 
     def set_table_status(self, conn: Connection, tid: str, status: str, version: int) -> None:
         """Only the status and version of a saved table (its options and seats unchanged)."""
-        conn.execute(_TABLE_STATUS, {"p_id": tid, "p_status": status, "p_version": version,
-                                     "p_updated": time.time()})
+        _execute_row(conn, "set_table_status", tid, status, version)
 
     def start_game(self, conn: Connection, tid: str, number: int, players: int, deals: int,
                    first_dealer: int) -> int:
@@ -333,7 +358,7 @@ class Store:
         return int(gid)
 
     def finish_game(self, conn: Connection, gid: int, totals: list[int]) -> None:
-        conn.execute(_FINISH_GAME, {"p_id": gid, "p_totals": totals, "p_finished": time.time()})
+        _execute_row(conn, "finish_game", gid, totals)
 
     def start_deal(self, conn: Connection, gid: int, number: int, dealer: int, seed: str, salt: str,
                    commitment: str) -> int:
@@ -351,20 +376,16 @@ class Store:
         await self.write(self.insert_action, row)
 
     def insert_action(self, conn: Connection, row: dict[str, Any]) -> None:
-        self.add_actions(conn, [row])
-
-    def add_actions(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
-        """One multi-row insert (SQLAlchemy Core: the ORM is not needed here)."""
-        conn.execute(_INSERT_ACTIONS, rows)
+        _execute_row(conn, "insert_action", row)
 
     def finish_deal(self, conn: Connection, deal_id: int, record: dict[str, Any] | orjson.Fragment,
                     result: dict[str, Any]) -> None:
         """``record``: the ``tarot-deal/1`` record, or its JSON (``protocol.serialized``)."""
-        conn.execute(_FINISH_DEAL, {"p_id": deal_id, "p_record": record, "p_result": result})
+        _execute_row(conn, "finish_deal", deal_id, record, result)
 
     def game_totals(self, conn: Connection, gid: int, totals: list[int]) -> None:
         """The running totals of a game that goes on (``finish_game`` writes the last ones)."""
-        conn.execute(_GAME_TOTALS, {"p_id": gid, "p_totals": totals})
+        _execute_row(conn, "game_totals", gid, totals)
 
     def load_open_tables(self) -> list[LoadedTable]:
         """Tables not closed, with their game in progress (if any), its deals and their actions."""

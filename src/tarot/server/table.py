@@ -538,6 +538,7 @@ class Table:
                             "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
                             "record": record}
         self._event({"kind": "deal_end", **self.last_result})
+        await asyncio.sleep(0)  # in parts, so that cards arriving meanwhile wait for one part only
         if following is None:
             self._game_ended(game)
             return True
