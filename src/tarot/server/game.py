@@ -39,10 +39,8 @@ class ServerGame:
     number: int = 1  # the game's number at its table
     db_id: int | None = None
     rows: list[SheetRow] = field(default_factory=list)
-    records: list[dict[str, Any]] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     current: DealInfo | None = None
-    finished: list[DealInfo] = field(default_factory=list)
     _sheet: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
@@ -76,7 +74,7 @@ class ServerGame:
 
     def close_deal(self) -> tuple[SheetRow, dict[str, Any], dict[str, Any]]:
         """Put the finished current deal on the sheet; returns its row, its record and its result
-        (``DealResult.to_dict``)."""
+        (``DealResult.to_dict``). The deal itself is not kept: the store has its record."""
         info = self.current
         assert info is not None and info.deal.is_over
         result = info.deal.result()
@@ -87,8 +85,6 @@ class ServerGame:
         self.rows.append(row)
         record = DealRecord.from_deal(info.deal, deal=info.number, seed=info.seed,
                                       commitment={"sha256": info.commitment, "salt": info.salt}).to_dict()
-        self.records.append(record)
-        self.finished.append(info)
         self.current = None
         return row, record, result.to_dict()
 
