@@ -172,7 +172,8 @@ def check_spy(spy: Player, seat: int, records: dict[int, dict[str, Any]]) -> Non
         own = m["state"].get("view")
         if own is not None:  # the previous trick only (R: « le pli précédent »), all counted
             assert len(own["tricks"]) <= 1 and own["tricks_done"] >= len(own["tricks"])
-        if ev.get("kind") == "deal_end":
+        if ev.get("kind") == "deal_end":  # the next deal is dealt, but not shown before its start
+            assert m["state"]["view"] is None and m["state"]["game"]["deal"] is None
             deal_no = None
             continue
         game = state["game"]
@@ -197,7 +198,7 @@ def check_spy(spy: Player, seat: int, records: dict[int, dict[str, Any]]) -> Non
         seen = _view_cards(payload)
         leaked = seen - allowed
         assert not leaked, f"seat {seat} saw {sorted(leaked)} in deal {deal_no} ({view['phase']})"
-        assert sorted(view["hand"]) == sorted(view["hand"])  # well formed
+        assert len(set(view["hand"])) == len(view["hand"]) == view["hand_sizes"][seat]  # well formed
 
 
 def test_bad_inputs_get_errors_and_leave_the_table_unharmed(tmp_path: Path) -> None:

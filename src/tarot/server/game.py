@@ -60,12 +60,12 @@ class ServerGame:
         return (self.first_dealer + len(self.rows)) % self.players
 
     def new_deal(self, seed: str | None = None, salt: str | None = None) -> DealInfo:
+        """Deal the next deal. It is not ``current`` yet: the table makes it so once it is stored
+        and the previous deal's end is announced."""
         seed = seed or secrets.token_hex(16)
         salt = salt or secrets.token_hex(16)
         dealer = self.next_dealer
-        info = DealInfo(len(self.rows) + 1, dealer, seed, salt, Deal.new(self.players, dealer, seed=seed))
-        self.current = info
-        return info
+        return DealInfo(len(self.rows) + 1, dealer, seed, salt, Deal.new(self.players, dealer, seed=seed))
 
     def apply(self, action: Action) -> None:
         assert self.current is not None

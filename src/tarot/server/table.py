@@ -485,6 +485,8 @@ class Table:
         await self._deal_started(info)
 
     async def _deal_started(self, info: DealInfo) -> None:
+        assert self.game is not None
+        self.game.current = info
         self.turn_started = time.monotonic()
         self._event({"kind": "deal_start", "deal": info.number, "dealer": info.dealer,
                      "commitment": info.commitment})
@@ -529,7 +531,6 @@ class Table:
             jobs += self._game_end_jobs(game)
         else:
             following = game.new_deal()
-            game.current = None  # until the finished deal's end is announced
             jobs += [(store.game_totals, (game.db_id, list(game.totals))),
                      (store.start_deal, (game.db_id, following.number, following.dealer,
                                          following.seed, following.salt, following.commitment))]
@@ -543,7 +544,6 @@ class Table:
             self._game_ended(game)
             return True
         following.db_id = results[-1]
-        game.current = following
         await self._deal_started(following)
         return False
 
