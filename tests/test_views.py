@@ -117,7 +117,12 @@ def test_view_dicts_equal_each_seats_own_view(players: int) -> None:
                 # a server serializes the shared part once and appends each seat's keys to it:
                 # the two parts must not share a key, and must add up to the seat's view
                 assert not public.keys() & own[seat].keys()
-                assert list(public | own[seat]) == list(trimmed[seat]) and public | own[seat] == trimmed[seat]
+                reference = deal.view(seat).to_dict(1)  # built from the View, not from the parts
+                assert list(public | own[seat]) == list(reference) and public | own[seat] == reference
+                assert list(trimmed[seat]) == list(reference) and trimmed[seat] == reference
+                for k in (2, 3):  # more than one, and more than are played early in the deal
+                    assert deal.view_dicts([seat], last_tricks=k)[seat]["tricks"] == alone["tricks"][-k:]
+                    assert deal.view(seat).to_dict(k)["tricks"] == alone["tricks"][-k:]
                 assert trimmed[seat]["tricks_done"] == len(alone["tricks"])
                 assert trimmed[seat]["tricks"] == alone["tricks"][-1:]
                 assert {k: v for k, v in trimmed[seat].items() if k not in ("tricks", "tricks_done")} == \

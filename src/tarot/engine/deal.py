@@ -824,7 +824,8 @@ class Deal:
         phase = self.phase
         order = [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]
         contract = self.contract
-        tricks = self.tricks if last_tricks is None else self.tricks[len(self.tricks) - last_tricks:]
+        # max: fewer tricks played than asked for gives them all (a negative start would wrap)
+        tricks = self.tricks if last_tricks is None else self.tricks[max(0, len(self.tricks) - last_tricks):]
         chien_shown = contract is not None and contract.chien_shown and phase is not _CALL
         out = {
             "players": self.n, "dealer": self.dealer, "phase": phase.value, "turn": self.turn,

@@ -62,7 +62,8 @@ class View:
 
     def public_dict(self, last_tricks: int | None = None) -> dict[str, Any]:
         """The fields of ``to_dict`` that every seat sees alike."""
-        tricks = self.tricks if last_tricks is None else self.tricks[len(self.tricks) - last_tricks:]
+        # max: fewer tricks played than asked for gives them all (a negative start would wrap)
+        tricks = self.tricks if last_tricks is None else self.tricks[max(0, len(self.tricks) - last_tricks):]
         out = {
             "players": self.players,
             "dealer": self.dealer,
