@@ -16,7 +16,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tarot.arena import CONTRACTS, ArenaConfig, bot_options, derive_seed, run_arena
+from tarot.arena import CONTRACTS, ArenaConfig, derive_seed, run_arena
+from tarot.bots import bot_options
 from tarot.cli import app
 from tarot.engine import Deal, DealRecord
 

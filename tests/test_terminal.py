@@ -186,6 +186,40 @@ def test_poignee_is_proposed_and_shown() -> None:
     assert any(p.name_text == "simple" for p in tg.game.rows[0].score.poignees)
 
 
+def test_n_at_the_poignee_cards_declines_it() -> None:
+    """« or n to show none »: the poignée is declined (R14 lets a player keep it hidden), the
+    question is not asked again, and the game goes on to the end with no poignée scored."""
+    players = 5
+    threshold = variant(players).poignee_thresholds[0]
+    seed = next(s for s in range(5000)
+                if sum(1 for c in Game(players, 1, players - 1, seed=s).view(0).hand
+                       if c.is_trump or c.is_excuse) >= threshold)
+    answers = iter(["1", "2", "n"])
+
+    def respond(tg: TerminalGame) -> str:
+        return next(answers, "1")
+
+    tg, console, _ = start(respond, players=players, seed=seed, bots=Prise)
+    assert tg.run() == 0
+    out = output(console)
+    assert out.count("You may show a poignée") == 1 and "You show a poignée" not in out
+    assert out.count("Poignée:") == 1  # not asked a second time after « n »
+    score = tg.game.rows[0].score
+    assert score is not None and not any(p.seat == 0 for p in score.poignees)
+
+
+def test_a_deal_annulled_as_dealt_is_headed_with_its_number() -> None:
+    """R6: a petit sec is annulled as it is dealt; the sheet shows it under the deal's number
+    (1), then the redeal under the same number."""
+    seed = next(s for s in range(100_000) if Game(3, 2, 2, seed=s).rows)
+    tg, console, _ = start(first, players=3, deals=2, seed=seed)
+    assert tg.run() == 0
+    out = output(console)
+    headers = re.findall(r"Deal \d of 2 · dealer: [^\n─]*", out)
+    assert [h.split(" · ")[0] for h in headers] == ["Deal 1 of 2", "Deal 1 of 2", "Deal 2 of 2"]
+    assert "(redeal)" in headers[1] and "(redeal)" not in headers[0] + headers[2]
+
+
 # --- bad input -------------------------------------------------------------------
 
 
@@ -364,7 +398,8 @@ def test_the_command_ends_cleanly_at_end_of_input() -> None:
 
 
 def test_the_command_refuses_bad_options() -> None:
-    for args in (["--players", "6"], ["--bots", "nobody"], ["--deals", "0"], ["--lang", "de"]):
+    for args in (["--players", "6"], ["--bots", "nobody"], ["--deals", "0"], ["--lang", "de"],
+                 ["--bots", "search", "--think", "0"]):
         done = run_tarot(*args, stdin="")
         assert done.returncode == 2, args
         assert "Traceback" not in done.stderr and "Usage" in done.stderr

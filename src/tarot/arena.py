@@ -26,7 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import Bot, PlayStats, bot_class, make_bot, play_deal
+from .bots import Bot, PlayStats, bot_options, make_bot, play_deal
 from .engine import Contract, Deal, DealRecord
 
 CONTRACTS = tuple(c.name_text for c in Contract)  # prise, garde, garde_sans, garde_contre
@@ -43,13 +43,6 @@ def derive_seed(seed: int, deal: int, *what: object) -> int:
     """
     text = ":".join(str(part) for part in ("tarot-arena/1", seed, deal, *what))
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
-
-
-def bot_options(spec: str, think: float | None) -> dict[str, Any]:
-    """The options for the bot named ``spec``: ``think`` goes to the search bot only."""
-    if think is not None and bot_class(spec).name == "search":
-        return {"think": think}
-    return {}
 
 
 @dataclass(frozen=True)

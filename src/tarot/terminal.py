@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from .bots import Bot, bot_class, make_bot
+from .bots import Bot, bot_options, make_bot
 from .bots.random_bot import poignee_cards
 from .engine import (
     EXCUSE,
@@ -175,7 +175,7 @@ class TerminalGame:
         self.echo = echo  # print what was read (input piped in: makes the transcript readable)
         # Seat 0 speaks first in the first deal (R4: the seat after the dealer).
         self.game = Game(players, deals, first_dealer=players - 1, seed=seed)
-        options = {"think": think} if think is not None and bots == "search" else {}
+        options = bot_options(bots, think)
         self.bots: dict[int, Bot] = {
             seat: make_bot(bots, seed=None if seed is None else seed * 10 + seat, **options)
             for seat in range(1, players)
@@ -183,7 +183,6 @@ class TerminalGame:
         self.results: list[tuple[str, DealResult]] = []
         self._deal: Deal | None = None  # the deal on screen
         self._trick_open = False  # a trick line is being written (cards appended as played)
-        self._asked_poignee = False  # asked once per deal: declining is final (R14)
 
     # --- output ------------------------------------------------------------------
 
@@ -239,7 +238,6 @@ class TerminalGame:
 
     def _start(self, deal: Deal) -> None:
         self._deal = deal
-        self._asked_poignee = False
         redeal = bool(self.game.rows) and self.game.rows[-1].annulled is not None
         self.say()
         self.console.rule(self.t("deal_header", n=self.game.played + 1, total=self.game.deals,
@@ -253,7 +251,7 @@ class TerminalGame:
         while len(self.results) < len(game.rows):
             result = game.records[len(self.results)].replay().result()
             self.say()
-            self.console.rule(self.t("deal_header", n=game.played, total=game.deals,
+            self.console.rule(self.t("deal_header", n=game.played + 1, total=game.deals,
                                      dealer=self.who(game.rows[len(self.results)].dealer)))
             self._show_result(result)
 
@@ -382,8 +380,7 @@ class TerminalGame:
             return self._ask_ecart(view)
         if view.phase == "announce":
             return self._ask_chelem()
-        if view.poignee_options is not None and not self._asked_poignee:
-            self._asked_poignee = True
+        if view.poignee_options is not None:  # None once this seat has played its first card
             shown = self._ask_poignee(view, view.poignee_options)
             if shown is not None:
                 return shown
@@ -530,9 +527,7 @@ class TerminalGame:
             else:
                 self.say(Text(self.t("choose_number", n=len(labels)), style="yellow"))
                 continue
-            shown = self._ask_poignee_cards(view, opts, count)
-            if shown is not None:
-                return shown
+            return self._ask_poignee_cards(view, opts, count)  # None: "n", shown after all
 
     def _ask_poignee_cards(self, view: View, opts: PoigneeOptions, count: int) -> Action | None:
         proposal = default_poignee(opts, count)
@@ -593,13 +588,12 @@ def _stdin_line() -> str:
 def play(players: PlayersOpt = 4, bots: BotsOpt = "heuristic", deals: DealsOpt = 5, seed: SeedOpt = None,
          lang: LangOpt = None, think: ThinkOpt = None) -> None:
     """Play a game against bots in the terminal (you are seat 0)."""
-    try:
-        bot_class(bots)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--bots") from None
     console = Console(highlight=False)
     interactive = sys.stdin.isatty()
     read_line: ReadLine = input if interactive else _stdin_line  # input(): line editing at a terminal
-    game = TerminalGame(console, read_line, lang=lang or default_lang(), players=players, deals=deals,
-                        bots=bots, seed=seed, think=think, echo=not interactive)
+    try:  # the bots are built here: a bad name, option or plug-in is a one-line error
+        game = TerminalGame(console, read_line, lang=lang or default_lang(), players=players,
+                            deals=deals, bots=bots, seed=seed, think=think, echo=not interactive)
+    except (ValueError, TypeError) as exc:
+        raise typer.BadParameter(str(exc), param_hint="--bots/--think") from None
     raise typer.Exit(game.run())

@@ -37,6 +37,13 @@ def bot_class(spec: str) -> type[Bot]:
     return cls
 
 
+def bot_options(spec: str, think: float | None) -> dict[str, Any]:
+    """The options for the bot named ``spec``: ``think`` goes to the search bot only."""
+    if think is not None and bot_class(spec).name == "search":
+        return {"think": think}
+    return {}
+
+
 def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
     """A new bot: ``make_bot("search", seed=1, think=0.1)``."""
     return bot_class(spec)(seed=seed, **options)
