@@ -43,3 +43,6 @@ class BrokenBot(Bot):
 
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         raise RuntimeError("no model file")
+
+
+NOT_A_BOT = ("a", "tuple")  # named like a bot class, but it is not a class

@@ -177,7 +177,7 @@ def test_seeds_depend_on_seed_deal_and_part_only() -> None:
     (["--candidate", "nosuch"], "unknown bot 'nosuch'"),
     (["--baseline", "no_such_module:Bot"], "cannot import bot module 'no_such_module'"),
     (["--candidate", "arena_plugins:BrokenBot"], "RuntimeError: no model file"),
-    (["--candidate", "arena_plugins:KEYS"], "is not a bot class"),
+    (["--candidate", "arena_plugins:NOT_A_BOT"], "is not a bot class"),
     (["--players", "6"], "players must be 3, 4 or 5, not 6"),
     (["--deals", "0"], "deals must be at least 1"),
     (["--jobs", "0"], "jobs must be at least 1"),

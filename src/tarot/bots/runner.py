@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from tarot.engine import Action, Deal, IllegalAction
@@ -25,8 +25,7 @@ class PlayStats:
             self.illegal.append([])
 
 
-def play_deal(deal: Deal, bots: Sequence[Bot], stats: PlayStats | None = None,
-              on_action: Callable[[Action], None] | None = None) -> Deal:
+def play_deal(deal: Deal, bots: Sequence[Bot], stats: PlayStats | None = None) -> Deal:
     """Play ``deal`` to its end, asking ``bots[seat]`` for each of its decisions.
 
     A bot whose action is refused (or that raises) is recorded in ``stats.illegal`` and a random
@@ -58,6 +57,4 @@ def play_deal(deal: Deal, bots: Sequence[Bot], stats: PlayStats | None = None,
             stats.illegal[seat].append(str(exc))
             action = fallback.act(view)
             deal.apply(action)
-        if on_action is not None:
-            on_action(action)
     return deal

@@ -21,7 +21,7 @@ from typing import Any
 from tarot.engine import CARDS, View
 
 from .heuristic import HeuristicBot
-from .knowledge import Knowledge, knowledge_of
+from .knowledge import Knowledge
 from .rollout import play_out
 from .sampler import sample_world
 
@@ -42,15 +42,13 @@ class SearchBot(HeuristicBot):
             raise ValueError("think must be a positive number of seconds")
         self.think = think
         self.playouts = playouts if playouts is not None else max(1, int(think * PLAYOUTS_PER_SECOND))
-        self.last_worlds = 0  # how many worlds the last search sampled (for tests and tuning)
 
     def card(self, view: View, k: Knowledge, legal: int) -> int:
-        choice = self.search(view, legal)
+        choice = self.search(view, k, legal)
         return choice if choice is not None else super().card(view, k, legal)
 
-    def search(self, view: View, legal: int) -> int | None:
+    def search(self, view: View, k: Knowledge, legal: int) -> int | None:
         """The best card by playouts, or None when too few consistent worlds were found."""
-        k = knowledge_of(view)
         cards = [c for c in range(78) if legal >> c & 1]
         seat = view.seat
         totals = dict.fromkeys(cards, 0.0)
@@ -72,7 +70,6 @@ class SearchBot(HeuristicBot):
                 scores = trial.result().scores
                 totals[c] += scores[seat] if scores else 0
             budget -= len(cards)
-        self.last_worlds = worlds
         if worlds < MIN_WORLDS:
             return None
         return max(cards, key=lambda c: (totals[c], -c))
