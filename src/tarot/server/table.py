@@ -23,6 +23,7 @@ from tarot.engine import Action, Deal, Ecart, IllegalAction, action_from_dict, a
 from . import protocol as p
 from .eventlog import EventLog
 from .game import DealInfo, ServerGame
+from .slowlane import SlowLane
 
 if TYPE_CHECKING:
     from .store import Job, LoadedTable, Store
@@ -509,9 +510,7 @@ class Table:
         private = {seat: event | {"action": action_to_dict(action)}} if isinstance(action, Ecart) else {}
         self._record(event, private, full=False)
         if info.deal.is_over:
-            # Let the other tables whose card was stored in the same batch send it first: tables
-            # in step end their deals together, and a deal's end is ten times a card's work.
-            await asyncio.sleep(0)
+            await self.hub.slow_lane.turn()  # cards received meanwhile at other tables go first
             await self._end_deal()
 
     async def _end_deal(self) -> bool:
@@ -700,6 +699,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.lobby: set[Client] = set()
         self._lobby_pending = False
+        self.slow_lane = SlowLane()  # deal ends and game starts, one table at a time
 
     async def recover(self) -> None:
         for loaded in await self.store.run(self.store.load_open_tables):
