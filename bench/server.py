@@ -194,8 +194,21 @@ def choose(view: dict[str, Any]) -> dict[str, Any]:
     return legal[0]
 
 
+# Messages read but not yet handled. One process plays every seat, so a message is stamped when
+# it is read, and handled once everything the loop read in that pass is stamped: otherwise the
+# time this process spends on the other seats' messages would count in the server's latency.
+INBOX: list[tuple[Client, bytes, float]] = []
+
+
+def _read_inbox() -> None:
+    batch = INBOX[:]
+    INBOX.clear()
+    for client, raw, now in batch:
+        client.handle(raw, now)
+
+
 class Client(WSListener):  # type: ignore[misc]
-    """One seat: a picows listener, so each message is handled in the read callback itself."""
+    """One seat: a picows listener; each message is stamped in the read callback (``INBOX``)."""
 
     def __init__(self, run: TableRun, seat: int, stats: Stats, think: float) -> None:
         super().__init__()
@@ -239,6 +252,11 @@ class Client(WSListener):  # type: ignore[misc]
             raw, self.parts = bytes(self.parts), bytearray()
         else:
             raw = frame.get_payload_as_bytes()
+        INBOX.append((self, raw, now))
+        if len(INBOX) == 1:
+            self.loop.call_soon(_read_inbox)
+
+    def handle(self, raw: bytes, now: float) -> None:
         try:
             self.on_message(loads(raw), now)
         except Exception as e:  # a bug in the script must show, not stall the run
