@@ -14,3 +14,5 @@ def test_a_completed_object_is_the_same_json_as_the_merged_dict() -> None:
         message = {"state": {"you": rest["seat"], "view": p.completed(head, rest)}}
         assert p.encode(message) == p.encode({"state": {"you": rest["seat"], "view": first | rest}})
         assert orjson.loads(p.encode(message))["state"]["view"] == first | rest
+        tail = p.object_tail(rest)  # a seat's own keys serialized once, kept for later events
+        assert bytes(p.encode(p.completed(head, tail))) == p.encode(first | rest)

@@ -10,6 +10,7 @@ import pytest
 
 from playing import random_action
 from tarot.engine import Card, Deal, Phase, Play, mask_of
+from tarot.engine.cards import cards_of
 
 
 def card_codes(obj: Any, skip: tuple[str, ...] = ("called", "call")) -> set[Card]:
@@ -105,12 +106,14 @@ def test_view_dicts_equal_each_seats_own_view(players: int) -> None:
     """``view_dicts`` builds the shared part once; each seat's dict must still be exactly its view."""
     rng = random.Random(100 + players)
     seats = [*range(players), -1]
+    cache: dict[object, object] = {}  # kept across positions and deals, as a server keeps it
     for k in range(25):
         deal = Deal.new(players, k % players, seed=f"dicts-{players}-{k}")
         while True:
             together = deal.view_dicts(seats)
             trimmed = deal.view_dicts(reversed(seats), last_tricks=1)
             public, own = deal.view_parts(seats, last_tricks=1)
+            assert deal.view_parts(seats, 1, cache) == (public, own)  # the cache changes nothing
             for seat in seats:
                 alone = deal.view(seat).to_dict()
                 assert together[seat] == alone
@@ -132,3 +135,29 @@ def test_view_dicts_equal_each_seats_own_view(players: int) -> None:
             deal.apply(random_action(deal, rng))
     with pytest.raises(ValueError, match="R4"):
         Deal.new(players, 0, seed=1).view_dicts([players])
+    with pytest.raises(ValueError, match="R4"):
+        Deal.new(players, 0, seed=1).view_parts([players], 1, {})
+
+
+def test_view_parts_cache_rebuilds_only_the_seats_a_card_concerns() -> None:
+    deal = Deal.new(4, 3, seed=5)
+    rng = random.Random(5)
+    while deal.phase is not Phase.PLAY:
+        deal.apply(random_action(deal, rng))
+    cache: dict[object, object] = {}
+    _, before = deal.view_parts(range(4), 1, cache)
+    player = deal.turn
+    assert player is not None
+    deal.apply(Play(player, cards_of(deal.legal_mask())[0]))
+    _, after = deal.view_parts(range(4), 1, cache)
+    for seat in range(4):
+        if seat in (player, deal.turn):  # its hand changed; its turn came
+            assert after[seat] is not before[seat]
+        else:
+            assert after[seat] is before[seat]
+    assert after[player]["hand"] != before[player]["hand"] and after[player]["legal"] == []
+    assert after[deal.turn]["legal"] and not before[deal.turn]["legal"]
+    # another deal in the same cache starts afresh
+    other = Deal.new(4, 3, seed=6)
+    _, fresh = other.view_parts(range(4), 1, cache)
+    assert fresh == other.view_parts(range(4), 1)[1] and fresh[1] is not after[1]

@@ -813,11 +813,34 @@ class Deal:
         public, private = self.view_parts(seats, last_tricks)
         return {seat: public | mine for seat, mine in private.items()}
 
-    def view_parts(self, seats: Iterable[int],
-                   last_tricks: int | None = None) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
+    def view_parts(self, seats: Iterable[int], last_tricks: int | None = None,
+                   cache: dict[Any, Any] | None = None) -> tuple[dict[str, Any], dict[int, dict[str, Any]]]:
         """``view_dicts`` in two parts: the keys every seat sees alike, and each seat's own keys
-        (a seat's view is the first followed by its own: a server can serialize the first once)."""
-        return self._public_dict(last_tricks), {seat: self._private_dict(seat) for seat in seats}
+        (a seat's view is the first followed by its own: a server can serialize the first once).
+
+        ``cache``: a dict the caller keeps from one call to the next (for this deal or another).
+        A seat whose own keys cannot have changed since the last call (not its turn, same hand,
+        same partner known, same écart) gets the very same dict again, not a new one: a server
+        after each card rebuilds only the seats that it concerns. Do not mutate what is returned.
+        """
+        if cache is None:
+            return self._public_dict(last_tricks), {seat: self._private_dict(seat) for seat in seats}
+        if cache.get("deal") is not self:
+            cache.clear()
+            cache["deal"] = self
+        own: dict[int, dict[str, Any]] = {}
+        for seat in seats:
+            if seat == self.turn or not -1 <= seat < self.n:
+                own[seat] = self._private_dict(seat)  # (an unknown seat raises there)
+                continue
+            # everything a seat's own keys hold when it is not its turn (``_private_dict``)
+            key = (self.hands[seat] if seat >= 0 else 0, self.partner_known_to(seat),
+                   self.ecart if seat == self.taker else 0)
+            kept = cache.get(seat)
+            if kept is None or kept[0] != key:
+                kept = cache[seat] = (key, self._private_dict(seat))
+            own[seat] = kept[1]
+        return self._public_dict(last_tricks), own
 
     def _public_dict(self, last_tricks: int | None) -> dict[str, Any]:
         """``View.public_dict``, without building the view."""

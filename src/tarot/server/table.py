@@ -95,6 +95,8 @@ class Table:
         self.games_played = 0
         self.watchers: set[Client] = set()
         self.log = EventLog(LOG_SIZE)
+        self.view_cache: dict[Any, Any] = {}  # Deal.view_parts's, from one event to the next
+        self.own_json: dict[int, tuple[dict[str, Any], bytes]] = {}  # each seat's own view keys, serialized
         self.queue: asyncio.Queue[tuple[str, Any, Any]] = asyncio.Queue()
         self.queued = 0  # items put in the queue and not yet handled
         self.busy = False  # a message is being handled (by the actor, or at once by ``deliver``)
@@ -572,9 +574,9 @@ class Table:
         deal = self._deal()
         views: dict[int, Any] = {}
         if deal is not None:  # what every seat sees alike is serialized once, then each seat's own
-            alike, own = deal.view_parts({seat for _, seat in watchers}, LAST_TRICKS)
+            alike, own = deal.view_parts({seat for _, seat in watchers}, LAST_TRICKS, self.view_cache)
             head = p.object_head(alike)
-            views = {seat: p.completed(head, mine) for seat, mine in own.items()}
+            views = {seat: p.completed(head, self._own_tail(seat, mine)) for seat, mine in own.items()}
         shared: dict[str, Any] | None = None  # what every seat's state holds alike
         public = p.serialized(event)  # the same for every seat: serialized once, not once per seat
         if full:
@@ -588,6 +590,14 @@ class Table:
                                         "event": private.get(seat, public),
                                         "state": state if shared is None else shared | state}
             c.send(msg)
+
+    def _own_tail(self, seat: int, mine: dict[str, Any]) -> bytes:
+        """A seat's own view keys as JSON: serialized again only when the engine built them
+        anew (``Deal.view_parts`` gives the same dict while they cannot have changed)."""
+        kept = self.own_json.get(seat)
+        if kept is None or kept[0] is not mine:
+            kept = self.own_json[seat] = (mine, p.object_tail(mine))
+        return kept[1]
 
     def _event(self, event: dict[str, Any], lobby: bool = False) -> None:
         self.version += 1
