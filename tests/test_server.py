@@ -492,6 +492,59 @@ def test_restart_between_two_deals_resumes_with_the_next_deal(url: str) -> None:
     assert _stored_game(url, tid) == ("finished", "finished", final)
 
 
+def test_restart_after_a_last_card_whose_deal_end_was_not_stored(url: str) -> None:
+    """A stop between a deal's last card (stored) and its end (not yet stored: the table waits
+    its turn in the slow lane): the restarted table stores the deal's end, then goes on."""
+    from sqlalchemy import create_engine, delete, update
+
+    from tarot.server.store import ActionRow, DealRow, GameRow, normalize_url
+
+    with make_client(url) as client:
+        players = [Player(client, name) for name in "ABC"]
+        tid = create_table(players[0], players=3, deals=2)
+        sit_everyone(players, tid)
+        for _ in range(200):
+            drive(players, until_finished=False, max_actions=1, seed=3)
+            for pl in players:
+                pl.poll()
+            if players[0].state and (players[0].state["game"] or {}).get("deal") == 2:
+                break
+        before = players[0].state
+        assert before is not None and len(before["game"]["sheet"]) == 1
+        tokens = [pl.token for pl in players]
+        for pl in players:
+            pl.close()
+    # Back to the moment after the first deal's last card: its end, the totals and the second
+    # deal not written.
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as conn:
+        first = conn.execute(DealRow.__table__.select().where(DealRow.number == 1)).one()
+        second = conn.execute(DealRow.__table__.select().where(DealRow.number == 2)).one()
+        conn.execute(delete(ActionRow).where(ActionRow.deal_id == second.id))
+        conn.execute(delete(DealRow).where(DealRow.id == second.id))
+        conn.execute(update(DealRow).where(DealRow.id == first.id)
+                     .values(status="playing", record=None, result=None))
+        conn.execute(update(GameRow).where(GameRow.id == first.game_id).values(totals=[0, 0, 0]))
+    with make_client(url) as client:  # a new process on the same database
+        players = [Player(client, name, token=token) for name, token in zip("ABC", tokens, strict=True)]
+        for pl in players:
+            pl.send({"type": "join", "table": tid})
+            pl.expect("snapshot")
+        state = players[0].until(lambda s: (s["game"] or {}).get("deal") == 2)
+        assert state["game"]["sheet"] == before["game"]["sheet"]
+        assert state["last_result"]["record"] == before["last_result"]["record"]
+        with engine.connect() as conn:
+            again = conn.execute(DealRow.__table__.select().where(DealRow.id == first.id)).one()
+            game = conn.execute(GameRow.__table__.select().where(GameRow.id == first.game_id)).one()
+        assert again.status == "done" and again.record == first.record and again.result == first.result
+        assert list(game.totals) == before["game"]["totals"]
+        drive(players, seed=5)
+        check_records(players[0].state, 3, 2)  # type: ignore[arg-type]
+        for pl in players:
+            pl.close()
+    engine.dispose()
+
+
 def _stored_game(url: str, tid: str) -> tuple[str, str, list[int]]:
     """The stored table's status, and its last game's status and totals."""
     from tarot.server.store import Store

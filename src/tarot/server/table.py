@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tarot.bots import Bot, make_bot
-from tarot.engine import Action, Deal, Ecart, IllegalAction, action_from_dict, action_to_dict
+from tarot.engine import Action, Deal, Ecart, IllegalAction, SheetRow, action_from_dict, action_to_dict
 
 from . import protocol as p
 from .eventlog import EventLog
@@ -93,6 +93,7 @@ class Table:
         self.status = "waiting"  # waiting, playing, finished
         self.game: ServerGame | None = None
         self.games_played = 0
+        self.unrecorded: list[Job] = []  # restored: the end of a deal stopped before it was stored
         self.watchers: set[Client] = set()
         self.log = EventLog(LOG_SIZE)
         self.view_cache: dict[Any, Any] = {}  # Deal.view_parts's, from one event to the next
@@ -438,10 +439,14 @@ class Table:
         game = self.game
         if self.status != "playing" or game is None or game.current is not None:
             return
+        store = self.hub.store
+        jobs, self.unrecorded = self.unrecorded, []
         if game.is_over:
-            await self.hub.store.write_all(self._game_end_jobs(game))
+            await store.write_all(jobs + self._game_end_jobs(game))
             self._game_ended(game)
         else:
+            if jobs:
+                await store.write_all([*jobs, (store.game_totals, (game.db_id, list(game.totals)))])
             await self._next_deal()
 
     def _on_ping(self, client: Client, _msg: p.Ping) -> None:
@@ -536,9 +541,7 @@ class Table:
                      (store.start_deal, (game.db_id, following.number, following.dealer,
                                          following.seed, following.salt, following.commitment))]
         results = await store.write_all(jobs)
-        self.last_result = {"deal": info.number, "result": result, "row": row.to_dict(),
-                            "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
-                            "record": record}
+        self.last_result = _last_result(info, row, record, result)
         self._event({"kind": "deal_end", **self.last_result})
         await asyncio.sleep(0)  # in parts, so that cards arriving meanwhile wait for one part only
         if following is None:
@@ -693,11 +696,21 @@ class Table:
                     game.apply(action)
                     t.version = max(t.version, a.table_version)
                 if info.deal.is_over:
-                    game.close_deal()
+                    sheet_row, record_dict, result = game.close_deal()
+                    if d.status != "done":  # stopped between its last card and its end: store it now
+                        record = p.serialized(record_dict)
+                        t.unrecorded = [(hub.store.finish_deal, (info.db_id, record, result))]
+                        t.last_result = _last_result(info, sheet_row, record, result)
             t.game = game
             t.status = "playing"
         t.version += 1  # events after a restart are new; older clients get a snapshot
         return t
+
+
+def _last_result(info: DealInfo, row: SheetRow, record: Any, result: dict[str, Any]) -> dict[str, Any]:
+    """A finished deal as ``last_result`` and the ``deal_end`` event give it (``record``: serialized)."""
+    return {"deal": info.number, "result": result, "row": row.to_dict(), "seed": info.seed,
+            "salt": info.salt, "commitment": info.commitment, "record": record}
 
 
 class Hub:
