@@ -456,9 +456,9 @@ def test_restart_recovery_resumes_the_game(url: str) -> None:
         b.close()
 
 
-def test_restart_between_two_deals_resumes_with_the_next_deal(url: str) -> None:
-    """A deal's end and the next deal's start are stored in one transaction: a restart right
-    after it finds the sheet's row and the next deal (same commitment), and the game goes on."""
+def _into_the_second_deal(url: str) -> tuple[str, dict[str, Any], list[str]]:
+    """Three players play a two-deal game until the second deal starts, then leave: the table,
+    the first player's last state and the players' tokens."""
     with make_client(url) as client:
         players = [Player(client, name) for name in "ABC"]
         tid = create_table(players[0], players=3, deals=2)
@@ -470,17 +470,31 @@ def test_restart_between_two_deals_resumes_with_the_next_deal(url: str) -> None:
             if players[0].state and (players[0].state["game"] or {}).get("deal") == 2:
                 break
         before = players[0].state
-        assert before is not None and before["game"]["deal"] == 2 and len(before["game"]["sheet"]) == 1
+        assert before is not None
         tokens = [pl.token for pl in players]
         for pl in players:
             pl.close()
+    return tid, before, tokens
+
+
+def _rejoined(client: Any, tid: str, tokens: list[str]) -> list[Player]:
+    """The three players back at their table in a new process, each with a snapshot."""
+    players = [Player(client, name, token=token) for name, token in zip("ABC", tokens, strict=True)]
+    for pl in players:
+        pl.send({"type": "join", "table": tid})
+        pl.expect("snapshot")
+    return players
+
+
+def test_restart_between_two_deals_resumes_with_the_next_deal(url: str) -> None:
+    """A deal's end and the next deal's start are stored in one transaction: a restart right
+    after it finds the sheet's row and the next deal (same commitment), and the game goes on."""
+    tid, before, tokens = _into_the_second_deal(url)
+    assert before is not None and before["game"]["deal"] == 2 and len(before["game"]["sheet"]) == 1
     # The first deal's totals are stored with it; the table is still playing.
     assert _stored_game(url, tid) == ("playing", "playing", before["game"]["totals"])
     with make_client(url) as client:  # a new process on the same database
-        players = [Player(client, name, token=token) for name, token in zip("ABC", tokens, strict=True)]
-        for pl in players:
-            pl.send({"type": "join", "table": tid})
-            pl.expect("snapshot")
+        players = _rejoined(client, tid, tokens)
         game = players[0].state["game"]  # type: ignore[index]
         assert game["deal"] == 2 and game["commitment"] == before["game"]["commitment"]
         assert game["sheet"] == before["game"]["sheet"]
@@ -499,21 +513,8 @@ def test_restart_after_a_last_card_whose_deal_end_was_not_stored(url: str) -> No
 
     from tarot.server.store import ActionRow, DealRow, GameRow, normalize_url
 
-    with make_client(url) as client:
-        players = [Player(client, name) for name in "ABC"]
-        tid = create_table(players[0], players=3, deals=2)
-        sit_everyone(players, tid)
-        for _ in range(200):
-            drive(players, until_finished=False, max_actions=1, seed=3)
-            for pl in players:
-                pl.poll()
-            if players[0].state and (players[0].state["game"] or {}).get("deal") == 2:
-                break
-        before = players[0].state
-        assert before is not None and len(before["game"]["sheet"]) == 1
-        tokens = [pl.token for pl in players]
-        for pl in players:
-            pl.close()
+    tid, before, tokens = _into_the_second_deal(url)
+    assert before is not None and len(before["game"]["sheet"]) == 1
     # Back to the moment after the first deal's last card: its end, the totals and the second
     # deal not written.
     engine = create_engine(normalize_url(url))
@@ -526,10 +527,7 @@ def test_restart_after_a_last_card_whose_deal_end_was_not_stored(url: str) -> No
                      .values(status="playing", record=None, result=None))
         conn.execute(update(GameRow).where(GameRow.id == first.game_id).values(totals=[0, 0, 0]))
     with make_client(url) as client:  # a new process on the same database
-        players = [Player(client, name, token=token) for name, token in zip("ABC", tokens, strict=True)]
-        for pl in players:
-            pl.send({"type": "join", "table": tid})
-            pl.expect("snapshot")
+        players = _rejoined(client, tid, tokens)
         state = players[0].until(lambda s: (s["game"] or {}).get("deal") == 2)
         assert state["game"]["sheet"] == before["game"]["sheet"]
         assert state["last_result"]["record"] == before["last_result"]["record"]
@@ -543,6 +541,44 @@ def test_restart_after_a_last_card_whose_deal_end_was_not_stored(url: str) -> No
         for pl in players:
             pl.close()
     engine.dispose()
+
+
+def test_restart_after_the_last_card_of_a_game_whose_end_was_not_stored(url: str) -> None:
+    """The same stop at a game's last card: the restarted table stores the deal's end and the
+    game's end together."""
+    from sqlalchemy import create_engine, update
+
+    from tarot.server.store import DealRow, GameRow, TableRow, normalize_url
+
+    with make_client(url) as client:
+        players = [Player(client, name) for name in "ABC"]
+        tid = create_table(players[0], players=3, deals=1)
+        sit_everyone(players, tid)
+        drive(players, seed=3)
+        final = players[0].state["game"]["totals"]  # type: ignore[index]
+        tokens = [pl.token for pl in players]
+        for pl in players:
+            pl.close()
+    assert _stored_game(url, tid) == ("finished", "finished", final)
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as conn:  # back to the moment after the last card
+        deal = conn.execute(DealRow.__table__.select()).one()
+        conn.execute(update(DealRow).where(DealRow.id == deal.id)
+                     .values(status="playing", record=None, result=None))
+        conn.execute(update(GameRow).where(GameRow.id == deal.game_id)
+                     .values(status="playing", totals=[0, 0, 0], finished=None))
+        conn.execute(update(TableRow).where(TableRow.id == tid).values(status="playing"))
+    with make_client(url) as client:  # a new process on the same database
+        players = _rejoined(client, tid, tokens)
+        state = players[0].until(lambda s: s["table"]["status"] == "finished")
+        assert state["game"]["totals"] == final and state["game"]["ranking"]
+        for pl in players:
+            pl.close()
+    with engine.connect() as conn:
+        again = conn.execute(DealRow.__table__.select().where(DealRow.id == deal.id)).one()
+    engine.dispose()
+    assert again.status == "done" and again.record == deal.record and again.result == deal.result
+    assert _stored_game(url, tid) == ("finished", "finished", final)
 
 
 def _stored_game(url: str, tid: str) -> tuple[str, str, list[int]]:

@@ -1,10 +1,11 @@
 """A queue for a table's heavy work that no one waits on to the millisecond.
 
 A deal's end (its record, score and the store's writes, then messages of several kilobytes to
-every seat) or a game's start costs about ten cards' work. Tables started together end their
-deals in the same moment, and done at once, two hundred deal ends held every card received
-meanwhile behind them for about 100 ms (docs/performance.md). Through the lane, one table does
-such work per turn of the event loop, and the cards read in between go first.
+every seat) costs about ten cards' work. Tables started together end their deals in the same
+moment, and done at once, two hundred deal ends held every card received meanwhile behind them
+for about 100 ms (docs/performance.md). Through the lane, one table does that work per turn of
+the event loop, and the cards read in between go first. (Game starts do not use it: spread that
+way over a second, they made the runs slower.)
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tarot.bots import Bot, make_bot
-from tarot.engine import Action, Deal, Ecart, IllegalAction, SheetRow, action_from_dict, action_to_dict
+from tarot.engine import Action, Deal, Ecart, IllegalAction, action_from_dict, action_to_dict
 
 from . import protocol as p
 from .eventlog import EventLog
@@ -93,7 +93,6 @@ class Table:
         self.status = "waiting"  # waiting, playing, finished
         self.game: ServerGame | None = None
         self.games_played = 0
-        self.unrecorded: list[Job] = []  # restored: the end of a deal stopped before it was stored
         self.watchers: set[Client] = set()
         self.log = EventLog(LOG_SIZE)
         self.view_cache: dict[Any, Any] = {}  # Deal.view_parts's, from one event to the next
@@ -437,16 +436,16 @@ class Table:
 
     async def _on_resume(self, _client: Client | None, _msg: Any) -> None:
         game = self.game
-        if self.status != "playing" or game is None or game.current is not None:
+        if self.status != "playing" or game is None:
             return
-        store = self.hub.store
-        jobs, self.unrecorded = self.unrecorded, []
+        if game.current is not None:
+            if game.current.deal.is_over:  # its last card was stored, its end was not
+                await self._end_deal()
+            return
         if game.is_over:
-            await store.write_all(jobs + self._game_end_jobs(game))
+            await self.hub.store.write_all(self._game_end_jobs(game))
             self._game_ended(game)
         else:
-            if jobs:
-                await store.write_all([*jobs, (store.game_totals, (game.db_id, list(game.totals)))])
             await self._next_deal()
 
     def _on_ping(self, client: Client, _msg: p.Ping) -> None:
@@ -541,7 +540,9 @@ class Table:
                      (store.start_deal, (game.db_id, following.number, following.dealer,
                                          following.seed, following.salt, following.commitment))]
         results = await store.write_all(jobs)
-        self.last_result = _last_result(info, row, record, result)
+        self.last_result = {"deal": info.number, "result": result, "row": row.to_dict(),
+                            "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
+                            "record": record}
         self._event({"kind": "deal_end", **self.last_result})
         await asyncio.sleep(0)  # in parts, so that cards arriving meanwhile wait for one part only
         if following is None:
@@ -695,22 +696,14 @@ class Table:
                     action, _ = action_from_dict(a.action)
                     game.apply(action)
                     t.version = max(t.version, a.table_version)
-                if info.deal.is_over:
-                    sheet_row, record_dict, result = game.close_deal()
-                    if d.status != "done":  # stopped between its last card and its end: store it now
-                        record = p.serialized(record_dict)
-                        t.unrecorded = [(hub.store.finish_deal, (info.db_id, record, result))]
-                        t.last_result = _last_result(info, sheet_row, record, result)
+                # A deal over but not stored as done stopped between its last card and its end:
+                # it stays current, and the table ends it as usual once resumed (``_on_resume``).
+                if info.deal.is_over and d.status == "done":
+                    game.close_deal()
             t.game = game
             t.status = "playing"
         t.version += 1  # events after a restart are new; older clients get a snapshot
         return t
-
-
-def _last_result(info: DealInfo, row: SheetRow, record: Any, result: dict[str, Any]) -> dict[str, Any]:
-    """A finished deal as ``last_result`` and the ``deal_end`` event give it (``record``: serialized)."""
-    return {"deal": info.number, "result": result, "row": row.to_dict(), "seed": info.seed,
-            "salt": info.salt, "commitment": info.commitment, "record": record}
 
 
 class Hub:
@@ -722,7 +715,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.lobby: set[Client] = set()
         self._lobby_pending = False
-        self.slow_lane = SlowLane()  # deal ends and game starts, one table at a time
+        self.slow_lane = SlowLane()  # deal ends, one table at a time
 
     async def recover(self) -> None:
         for loaded in await self.store.run(self.store.load_open_tables):
@@ -733,7 +726,9 @@ class Hub:
                 continue
             self.tables[table.id] = table
             table.start()
-            if table.status == "playing" and table.game is not None and table.game.current is None:
+            game = table.game
+            if table.status == "playing" and game is not None and (
+                    game.current is None or game.current.deal.is_over):
                 table.submit(None, _Resume())
 
     async def create(self, client: Client, options: p.TableOptions) -> Table:
@@ -768,6 +763,7 @@ class Hub:
 
 
 class _Resume:
-    """Internal: a restored game whose last deal was closed starts its next deal."""
+    """Internal: a restored game whose last deal is over ends it if it was not stored as ended,
+    then starts its next deal (or ends the game)."""
 
     type = "resume"
