@@ -42,8 +42,9 @@ def main() -> int:
         chosen = [r for r in runs if (r[1] == "random") == against_random]
         labels = [r[2] for r in chosen]
         means = [r[3]["mean_gain"] for r in chosen]
-        low = [r[3]["mean_gain"] - r[3]["ci95_low"] for r in chosen]
-        high = [r[3]["ci95_high"] - r[3]["mean_gain"] for r in chosen]
+        # a one-deal match has no interval (null): no error bar
+        low = [r[3]["mean_gain"] - _or(r[3]["ci95_low"], r[3]["mean_gain"]) for r in chosen]
+        high = [_or(r[3]["ci95_high"], r[3]["mean_gain"]) - r[3]["mean_gain"] for r in chosen]
         ax.bar(range(len(chosen)), means, yerr=[low, high], capsize=6,
                color="#4C72B0" if against_random else "#DD8452")
         ax.set_xticks(range(len(chosen)), labels, fontsize=8)
@@ -56,6 +57,10 @@ def main() -> int:
     fig.savefig(args.out, dpi=110)
     print(f"wrote {args.out} ({len(runs)} matches)")
     return 0
+
+
+def _or(value: float | None, default: float) -> float:
+    return default if value is None else value
 
 
 if __name__ == "__main__":
