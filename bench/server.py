@@ -46,6 +46,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,7 @@ class Stats:
     actions: int = 0
     first_send: float | None = None
     last_broadcast: float = 0.0
+    play_cpu: float | None = None  # the server's CPU seconds while the tables played
 
 
 @dataclass
@@ -406,7 +408,8 @@ async def start_games(clients: list[Client], runs: list[TableRun], stats: Stats,
     return games
 
 
-async def drive(args: argparse.Namespace, port: int, stats: Stats) -> list[TableRun]:
+async def drive(args: argparse.Namespace, port: int, stats: Stats,
+                server_cpu: Callable[[], float | None]) -> list[TableRun]:
     url = f"ws://127.0.0.1:{port}/ws"
     options = {"players": args.players, "deals": args.deals, "move_time": None, "private": False,
                "spectators": True}
@@ -436,8 +439,12 @@ async def drive(args: argparse.Namespace, port: int, stats: Stats) -> list[Table
         gc.collect()
         gc.freeze()
         gc.disable()
+        cpu0 = server_cpu()
         games = await start_games(clients, runs, stats, args.stagger)
         _done, pending = await asyncio.wait(games, timeout=args.timeout)
+        cpu1 = server_cpu()
+        if cpu0 is not None and cpu1 is not None:
+            stats.play_cpu = cpu1 - cpu0
         if pending:
             stuck = sorted({c.run.number for c, g in zip(clients, games, strict=True) if g in pending})
             stats.errors.append(f"timeout after {args.timeout:.0f} s: {len(stuck)} tables unfinished "
@@ -486,6 +493,9 @@ def report(args: argparse.Namespace, db: str, stats: Stats, server_cpu: float | 
         ("fanout_ms_p99", f"{quantile(fan, 0.99) * 1000:.1f}"),
         *steady(stats),
         ("server_cpu_s", "nan" if server_cpu is None else f"{server_cpu:.1f}"),
+        # the server's CPU time per action while the tables played (its cost, not its speed)
+        ("server_us_per_action", "nan" if stats.play_cpu is None or not stats.actions
+         else f"{stats.play_cpu / stats.actions * 1e6:.0f}"),
         ("client_cpu_s", f"{client_cpu:.1f}"),
         ("errors", len(stats.errors)),
     ]
@@ -537,7 +547,7 @@ def main() -> int:
             runner: Any = uvloop.run
         except ImportError:
             runner = asyncio.run
-        runner(drive(args, server.port, stats))
+        runner(drive(args, server.port, stats, server.cpu_seconds))
         cpu1 = server.cpu_seconds()
         if cpu0 is not None and cpu1 is not None:
             server_cpu = cpu1 - cpu0
