@@ -126,6 +126,7 @@ class Deal:
     __slots__ = (
         "_legal",
         "_log",
+        "_settled",
         "annulled",
         "bids",
         "called",
@@ -243,6 +244,7 @@ class Deal:
         self.excuse_adjust = 0
         self._log = []
         self._legal = -1
+        self._settled: dict[str, Any] | None = None
         self.phase = _BIDDING
         self.turn = (dealer + 1) % players
         for seat, m in enumerate(masks):  # R6: the software detects a petit sec itself
@@ -330,6 +332,7 @@ class Deal:
         c.excuse_adjust = self.excuse_adjust
         c._log = self._log[:]
         c._legal = self._legal
+        c._settled = self._settled
         return c
 
     __copy__ = copy
@@ -845,22 +848,19 @@ class Deal:
     def _public_dict(self, last_tricks: int | None) -> dict[str, Any]:
         """``View.public_dict``, without building the view."""
         phase = self.phase
-        order = [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]
-        contract = self.contract
         # max: fewer tricks played than asked for gives them all (a negative start would wrap)
         tricks = self.tricks if last_tricks is None else self.tricks[max(0, len(self.tricks) - last_tricks):]
-        chien_shown = contract is not None and contract.chien_shown and phase is not _CALL
-        out = {
+        out: dict[str, Any] = {
             "players": self.n, "dealer": self.dealer, "phase": phase.value, "turn": self.turn,
             "hand_sizes": [h.bit_count() for h in self.hands],
-            "bids": [{"seat": s, "bid": c.name_text if c else "pass"}
-                     for s, c in zip(order, self.bids, strict=True)],
-            "taker": self.taker,
-            "contract": contract.name_text if contract is not None else None,
-            "called": str(self.called) if self.called is not None else None,
-            "chien": codes_of(self.chien) if chien_shown else None,
-            "ecart_trumps": codes_of(self.ecart_trumps),
-            "chelem_announced": self.chelem_announced,
+        }
+        settled = self._settled
+        if settled is None:
+            settled = self._bidding_dict()
+            if phase is _PLAY:  # from the first card on, what the bidding and the écart decided stays
+                self._settled = settled
+        out.update(settled)
+        out |= {
             "poignees": {str(s): codes_of(m) for s, m in self.poignees.items()},
             "tricks": [t.to_dict() for t in tricks],
             "trick_leader": self.leader if phase is _PLAY else None,
@@ -871,6 +871,22 @@ class Deal:
         if last_tricks is not None:
             out["tricks_done"] = len(self.tricks)
         return out
+
+    def _bidding_dict(self) -> dict[str, Any]:
+        """The keys of ``_public_dict`` that the bidding, the call and the écart decide."""
+        order = [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]
+        contract = self.contract
+        chien_shown = contract is not None and contract.chien_shown and self.phase is not _CALL
+        return {
+            "bids": [{"seat": s, "bid": c.name_text if c else "pass"}
+                     for s, c in zip(order, self.bids, strict=True)],
+            "taker": self.taker,
+            "contract": contract.name_text if contract is not None else None,
+            "called": str(self.called) if self.called is not None else None,
+            "chien": codes_of(self.chien) if chien_shown else None,
+            "ecart_trumps": codes_of(self.ecart_trumps),
+            "chelem_announced": self.chelem_announced,
+        }
 
     def _private_dict(self, seat: int) -> dict[str, Any]:
         """``View.private_dict``, without building the view."""
