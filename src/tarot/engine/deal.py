@@ -126,7 +126,6 @@ class Deal:
     __slots__ = (
         "_legal",
         "_log",
-        "_settled",
         "annulled",
         "bids",
         "called",
@@ -244,7 +243,6 @@ class Deal:
         self.excuse_adjust = 0
         self._log = []
         self._legal = -1
-        self._settled: dict[str, Any] | None = None
         self.phase = _BIDDING
         self.turn = (dealer + 1) % players
         for seat, m in enumerate(masks):  # R6: the software detects a petit sec itself
@@ -332,7 +330,6 @@ class Deal:
         c.excuse_adjust = self.excuse_adjust
         c._log = self._log[:]
         c._legal = self._legal
-        c._settled = self._settled
         return c
 
     __copy__ = copy
@@ -824,10 +821,12 @@ class Deal:
         ``cache``: a dict the caller keeps from one call to the next (for this deal or another).
         A seat whose own keys cannot have changed since the last call (not its turn, same hand,
         same partner known, same écart) gets the very same dict again, not a new one: a server
-        after each card rebuilds only the seats that it concerns. Do not mutate what is returned.
+        after each card rebuilds only the seats that it concerns; and from the first card on, the
+        public keys the bidding and the écart decided are built once. Do not mutate what is
+        returned.
         """
         if cache is None:
-            return self._public_dict(last_tricks), {seat: self._private_dict(seat) for seat in seats}
+            return self._public_dict(last_tricks, {}), {seat: self._private_dict(seat) for seat in seats}
         if cache.get("deal") is not self:
             cache.clear()
             cache["deal"] = self
@@ -843,10 +842,10 @@ class Deal:
             if kept is None or kept[0] != key:
                 kept = cache[seat] = (key, self._private_dict(seat))
             own[seat] = kept[1]
-        return self._public_dict(last_tricks), own
+        return self._public_dict(last_tricks, cache), own
 
-    def _public_dict(self, last_tricks: int | None) -> dict[str, Any]:
-        """``View.public_dict``, without building the view."""
+    def _public_dict(self, last_tricks: int | None, cache: dict[Any, Any]) -> dict[str, Any]:
+        """``View.public_dict``, without building the view (``cache``: ``view_parts``'s)."""
         phase = self.phase
         # max: fewer tricks played than asked for gives them all (a negative start would wrap)
         tricks = self.tricks if last_tricks is None else self.tricks[max(0, len(self.tricks) - last_tricks):]
@@ -854,11 +853,11 @@ class Deal:
             "players": self.n, "dealer": self.dealer, "phase": phase.value, "turn": self.turn,
             "hand_sizes": [h.bit_count() for h in self.hands],
         }
-        settled = self._settled
+        settled = cache.get("settled")
         if settled is None:
             settled = self._bidding_dict()
             if phase is _PLAY:  # from the first card on, what the bidding and the écart decided stays
-                self._settled = settled
+                cache["settled"] = settled
         out.update(settled)
         out |= {
             "poignees": {str(s): codes_of(m) for s, m in self.poignees.items()},
