@@ -363,6 +363,29 @@ def test_the_move_clock_runs_when_the_game_starts_from_a_players_message(tmp_pat
             pl.close()
 
 
+def test_a_timed_table_wakes_its_actor_only_for_an_earlier_deadline(tmp_path: Path) -> None:
+    """Cards handled at once in the connections' tasks must not each queue a wake-up for the
+    table's actor: a new position's clock falls later than the one it waits for."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        players = [Player(client, name) for name in "ABC"]
+        tid = create_table(players[0], players=3, deals=1, move_time=30)
+        table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
+        kinds: list[str] = []
+        enqueue = table._enqueue
+        table._enqueue = lambda item: (kinds.append(item[0]), enqueue(item))[1]
+        sit_everyone(players, tid)
+        a = players[0]
+        a.until(lambda s: s["view"] is not None and s["view"]["turn"] is not None, timeout=10)
+        woken = kinds.count("arm")
+        assert woken >= 1  # the actor waited for nothing: it must learn of the first clock
+        version = a.version
+        drive(players, until_finished=False, max_actions=6)
+        a.until(lambda s: s["version"] >= version + 6, timeout=10)
+        assert kinds.count("arm") == woken
+        for pl in players:
+            pl.close()
+
+
 def test_the_move_clock_restarts_with_each_new_position(tmp_path: Path) -> None:
     """The ``time_left`` sent with an action is the next move's whole time, not what the
     previous mover left of theirs."""
@@ -375,7 +398,8 @@ def test_the_move_clock_restarts_with_each_new_position(tmp_path: Path) -> None:
         a.until(lambda s: a.my_turn, timeout=20)
         time.sleep(1.5)  # seat 0 takes its time
         legal = a.state["view"]["legal"]  # type: ignore[index]
-        bid = next(x for x in legal if x.get("bid") == "garde_contre")  # cannot end the deal
+        # the highest bid left cannot end the deal (nor can a pass after another seat's bid)
+        bid = next((x for x in reversed(legal) if x.get("bid") != "pass"), legal[0])
         a.send({"type": "act", "action": bid})
         ev = None
         end = time.monotonic() + 10
@@ -581,6 +605,25 @@ def test_restart_after_the_last_card_of_a_game_whose_end_was_not_stored(url: str
     assert _stored_game(url, tid) == ("finished", "finished", final)
 
 
+def test_versions_go_on_after_a_restart_of_a_finished_table(url: str) -> None:
+    """A client's last version before a restart must be older than what the table numbers
+    after it, or its next event would look already seen."""
+    with make_client(url) as client:
+        players = [Player(client, name) for name in "ABC"]
+        tid = create_table(players[0], players=3, deals=1)
+        sit_everyone(players, tid)
+        drive(players, seed=3)
+        last = max(pl.version for pl in players)
+        tokens = [pl.token for pl in players]
+        for pl in players:
+            pl.close()
+    with make_client(url) as client:  # a new process on the same database
+        players = _rejoined(client, tid, tokens)
+        assert players[0].version > last
+        for pl in players:
+            pl.close()
+
+
 def _stored_game(url: str, tid: str) -> tuple[str, str, list[int]]:
     """The stored table's status, and its last game's status and totals."""
     from tarot.server.store import Store
@@ -659,8 +702,7 @@ def test_a_deal_annulled_at_once_is_redealt(tmp_path: Path, monkeypatch: pytest.
         host.close()
 
 
-def test_a_failed_store_write_leaves_the_table_unchanged(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_store_write_leaves_the_table_unchanged(tmp_path: Path) -> None:
     """Every action is stored before it is applied and broadcast: when the write fails the player
     gets an error, the table keeps its state and version, and the same action then succeeds."""
     import random

@@ -1,4 +1,8 @@
-"""A table: one asyncio task owning its state, applying queued messages in order.
+"""A table: its state, changed by one message at a time, in order.
+
+A connection's message is handled at once in that connection's task when the table is idle;
+otherwise it is queued for the table's actor task, which also runs the timers (move clock, grace
+period) and the automatic moves (``Table.deliver``, ``Table.run``).
 
 Every applied action goes to the store before it is broadcast; every recipient gets its own
 seat's view (spectators: seat -1) so a client never receives a card it may not see. Events carry
@@ -102,6 +106,7 @@ class Table:
         self.busy = False  # a message is being handled (by the actor, or at once by ``deliver``)
         self.idle = asyncio.Event()  # set when ``deliver`` ends: the actor may wait for it
         self.task: asyncio.Task[None] | None = None
+        self.wake_at: float | None = None  # when the actor last waited to act by itself (None: never)
         self.bots: dict[tuple[int, str], Bot] = {}
         self.auto_tasks: set[asyncio.Task[None]] = set()
         self.turn_started = time.monotonic()  # when the current position began: the move clock
@@ -109,7 +114,7 @@ class Table:
         self.last_auto: dict[str, Any] | None = None
         self.last_result: dict[str, Any] | None = None
 
-    # --- public entry points (called from connections; run in the actor) ------------
+    # --- public entry points (called from connections) ---------------------------------
 
     def start(self) -> None:
         self.task = asyncio.create_task(self.run(), name=f"table-{self.id}")
@@ -137,7 +142,10 @@ class Table:
         finally:
             self.busy = False
             self.idle.set()
-        if self._arm() is not None:  # a move clock or a grace period: the actor's wait must know
+        due = self._arm()  # (starts a bot's move) or when an automatic move falls due
+        if due is not None and (self.wake_at is None or due < self.wake_at):
+            # the actor waits for nothing, or for later: wake it to wait for this. A later moment
+            # needs no wake: woken early, the actor finds nothing due and waits again.
             self._enqueue(("arm", None, None))
 
     async def stop(self) -> None:
@@ -152,7 +160,7 @@ class Table:
 
     async def run(self) -> None:
         while True:
-            deadline = self._arm()
+            deadline = self.wake_at = self._arm()
             try:
                 if deadline is None:
                     kind, client, payload = await self.queue.get()
@@ -443,7 +451,7 @@ class Table:
                 await self._end_deal()
             return
         if game.is_over:
-            await self.hub.store.write_all(self._game_end_jobs(game))
+            await self.hub.store.write_all(self._game_end_jobs(game, self.version + 1))
             self._game_ended(game)
         else:
             await self._next_deal()
@@ -519,8 +527,8 @@ class Table:
             await self.hub.slow_lane.turn()  # cards received meanwhile at other tables go first
             await self._end_deal()
 
-    async def _end_deal(self) -> bool:
-        """Close the finished deal; start the next or end the game. True when the game is over.
+    async def _end_deal(self) -> None:
+        """Close the finished deal; start the next or end the game.
 
         One store transaction for it all (the deal's record, and the next deal or the game's
         end): at a busy server, many tables end a deal at the same moment."""
@@ -533,7 +541,7 @@ class Table:
         jobs: list[Job] = [(store.finish_deal, (info.db_id, record, result))]
         following: DealInfo | None = None
         if game.is_over:
-            jobs += self._game_end_jobs(game)
+            jobs += self._game_end_jobs(game, self.version + 2)  # after deal_end and game_end
         else:
             following = game.new_deal()
             jobs += [(store.game_totals, (game.db_id, list(game.totals))),
@@ -547,15 +555,16 @@ class Table:
         await asyncio.sleep(0)  # in parts, so that cards arriving meanwhile wait for one part only
         if following is None:
             self._game_ended(game)
-            return True
+            return
         following.db_id = results[-1]
         await self._deal_started(following)
-        return False
 
-    def _game_end_jobs(self, game: ServerGame) -> list[Job]:
+    def _game_end_jobs(self, game: ServerGame, version: int) -> list[Job]:
+        """``version``: the table's once the events of the game's end are sent, so that a
+        restart numbers its events after them."""
         store = self.hub.store
         return [(store.finish_game, (game.db_id, list(game.totals))),
-                (store.set_table_status, (self.id, "finished", self.version))]
+                (store.set_table_status, (self.id, "finished", version))]
 
     def _game_ended(self, game: ServerGame) -> None:
         self.status = "finished"
@@ -571,7 +580,6 @@ class Table:
         Otherwise it holds every key but ``last_result`` (with the deal's whole record), which
         goes only with the events that change it.
         """
-        keep_result = event.get("kind") in RESULT_EVENTS
         self.log.append(self.version, event, private)
         seat_of = {s.player_id: i for i, s in enumerate(self.seats) if s.player_id is not None}
         watchers = [(c, seat_of.get(c.player_id, -1)) for c in self.watchers]
@@ -584,6 +592,7 @@ class Table:
         shared: dict[str, Any] | None = None  # what every seat's state holds alike
         public = p.serialized(event)  # the same for every seat: serialized once, not once per seat
         if full:
+            keep_result = event.get("kind") in RESULT_EVENTS
             shared = {k: p.serialized(v) for k, v in self._shared_state(keep_result).items()}
         messages: dict[int, dict[str, Any]] = {}  # one message per seat, shared by its connections
         for c, seat in watchers:
@@ -645,17 +654,16 @@ class Table:
         return {"you": seat, "version": self.version, "view": self._view(deal, seat, view),
                 "time_left": self._time_left(deal)}
 
-    def state(self, seat: int, view: dict[str, Any] | None = None,
-              with_result: bool = True) -> dict[str, Any]:
-        """Everything ``seat`` (-1: a spectator) may know now (``view``: already built;
-        ``with_result=False``: without ``last_result``, for events that leave it unchanged)."""
-        return self._shared_state(with_result) | self.view_state(seat, view)
+    def state(self, seat: int) -> dict[str, Any]:
+        """Everything ``seat`` (-1: a spectator) may know now."""
+        return self._shared_state(with_result=True) | self.view_state(seat)
 
     def _shared_state(self, with_result: bool) -> dict[str, Any]:
-        """The keys of ``state`` that every seat sees alike."""
+        """The keys of ``state`` that every seat sees alike (``with_result=False``: without
+        ``last_result``, for events that leave it unchanged); ``view_state`` has the others."""
         game = self.game
         out: dict[str, Any] = {
-            "table": self.summary(), "version": self.version,
+            "table": self.summary(),
             "game": None if game is None else {
                 "number": game.number, "deals": game.deals, "played": game.played,
                 "deal": game.current.number if game.current else None,
