@@ -261,10 +261,11 @@ def test_flooding_closes_the_connection(tmp_path: Path) -> None:
         a = Player(client, "A")
         for _ in range(400):
             a.send({"type": "ping"})
-        with pytest.raises(ConnectionError):
+        with pytest.raises(ConnectionError) as closed:
             for _ in range(500):
                 a.recv(2.0)
         assert any(e["code"] == "flooding" for e in a.errors())
+        assert str(closed.value) == "closed 1008"  # the policy close code (docs/protocol.md)
         b = Player(client, "B")  # the server is fine
         b.send({"type": "lobby"})
         assert b.expect("lobby")["type"] == "lobby"

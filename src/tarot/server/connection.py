@@ -46,6 +46,7 @@ class Connection:
         self.closed = False
         self.backlog: deque[str] | None = None  # not None while a send waits: what comes after it
         self.sender: asyncio.Task[None] | None = None  # the task finishing a send that had to wait
+        self.closing: asyncio.Task[None] | None = None  # the task closing the websocket (``close``)
 
     def __hash__(self) -> int:
         return self.id
@@ -93,19 +94,27 @@ class Connection:
         if self.closed:
             return
         self.closed = True
-        asyncio.get_running_loop().create_task(self._close(code))
+        self.closing = asyncio.get_running_loop().create_task(self._close(code))
 
     async def _close(self, code: int) -> None:
-        await self.finish()
+        await self._sent()
         with contextlib.suppress(Exception):
             await self.ws.close(code=code)
 
-    async def finish(self) -> None:
-        """After the receive loop: let a waiting send end (for at most a second)."""
-        self.closed = True
+    async def _sent(self) -> None:
+        """Let a waiting send end (for at most a second)."""
         if self.sender is not None and not self.sender.done():
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.sender, 1.0)
+
+    async def finish(self) -> None:
+        """After the receive loop: let a waiting send end, and a close under way (``close``)
+        finish before the endpoint returns: the server drops the socket once it has."""
+        self.closed = True
+        if self.closing is not None:
+            await self.closing
+        else:
+            await self._sent()
 
     def allow(self) -> bool:
         now = time.monotonic()

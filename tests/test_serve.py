@@ -1,0 +1,97 @@
+"""``tarot serve`` as a user starts it: a process on a free port, the SQLite file created in the
+current directory, the page and the websocket served by uvicorn (the in-process TestClient of
+test_server.py does not go through uvicorn's websocket code)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+websockets = pytest.importorskip("websockets")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path, subprocess.Popen[str]]]:
+    where = tmp_path_factory.mktemp("serve")
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "tarot.cli", "serve", "--port", str(port)],
+                            cwd=where, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        end = time.monotonic() + 60
+        while time.monotonic() < end:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=2):
+                    break
+            except OSError:
+                assert proc.poll() is None, proc.communicate()[0]
+                time.sleep(0.1)
+        yield port, where, proc
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture
+def port(served: tuple[int, Path, subprocess.Popen[str]]) -> int:
+    if served[2].poll() is not None:
+        pytest.skip("the server was stopped by an earlier test of this module")
+    return served[0]
+
+
+def test_flooding_gets_an_error_then_the_policy_close_code(port: int) -> None:
+    """docs/protocol.md: a client over the rate limit gets ``flooding``, then the connection is
+    closed with code 1008 (a close frame, not a dropped socket)."""
+
+    async def flood() -> tuple[list[str], int | None]:
+        codes: list[str] = []
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            await ws.send(json.dumps({"type": "hello", "name": "F"}))
+            for _ in range(400):
+                await ws.send(json.dumps({"type": "ping"}))
+            try:
+                while True:
+                    msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                    if msg["type"] == "error":
+                        codes.append(msg["code"])
+            except websockets.ConnectionClosed as closed:
+                return codes, closed.rcvd.code if closed.rcvd is not None else None
+        return codes, None
+
+    codes, close_code = asyncio.run(flood())
+    assert "flooding" in codes
+    assert close_code == 1008
+
+
+def test_serve_prints_the_address_and_serves_the_site(served: tuple[int, Path, subprocess.Popen[str]]) -> None:
+    """Last in this module: it stops the server to read what it printed."""
+    port, where, proc = served
+    assert (where / "tarot.sqlite3").is_file()  # the embedded default, created and migrated
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
+        assert r.status == 200 and b"<html" in r.read().lower()
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=5) as r:
+        assert json.loads(r.read()) == {"type": "lobby", "tables": []}
+    proc.send_signal(signal.SIGINT)
+    out = proc.communicate(timeout=15)[0]
+    assert f"Open http://localhost:{port}/ in your browser" in out
+    assert "Traceback" not in out
