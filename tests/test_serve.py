@@ -14,11 +14,14 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeAlias
 
 import pytest
 
 pytest.importorskip("fastapi")
 websockets = pytest.importorskip("websockets")
+
+Served: TypeAlias = tuple[int, Path, "subprocess.Popen[str]"]  # port, directory, process
 
 
 def free_port() -> int:
@@ -28,7 +31,7 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path, subprocess.Popen[str]]]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     where = tmp_path_factory.mktemp("serve")
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "tarot.cli", "serve", "--port", str(port)],
@@ -53,7 +56,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, Path
 
 
 @pytest.fixture
-def port(served: tuple[int, Path, subprocess.Popen[str]]) -> int:
+def port(served: Served) -> int:
     if served[2].poll() is not None:
         pytest.skip("the server was stopped by an earlier test of this module")
     return served[0]
@@ -83,7 +86,7 @@ def test_flooding_gets_an_error_then_the_policy_close_code(port: int) -> None:
     assert close_code == 1008
 
 
-def test_serve_prints_the_address_and_serves_the_site(served: tuple[int, Path, subprocess.Popen[str]]) -> None:
+def test_serve_prints_the_address_and_serves_the_site(served: Served) -> None:
     """Last in this module: it stops the server to read what it printed."""
     port, where, proc = served
     assert (where / "tarot.sqlite3").is_file()  # the embedded default, created and migrated
