@@ -58,7 +58,7 @@ def test_a_failing_write_fails_alone_and_leaves_nothing_of_its_unit(store: Store
     def broken(_conn: Any) -> None:
         raise OSError("disk full")
 
-    async def main() -> None:
+    async def main() -> int:
         deal = await _table_with_deal(store, "ok")
         good = store.write_all([(store.save_table, ("t-good", None, {}, [], "waiting", 1)),
                                 (store.start_game, ("t-good", 1, 4, 1, 0))])
@@ -68,13 +68,15 @@ def test_a_failing_write_fails_alone_and_leaves_nothing_of_its_unit(store: Store
         assert results[0] == [None, results[0][1]] and isinstance(results[0][1], int)
         assert isinstance(results[1], OSError)
         assert results[2] is None
+        return int(results[0][1])  # type: ignore[index]
 
-    asyncio.run(main())
+    good_game = asyncio.run(main())
     with store.engine.connect() as conn:
         tables = {r[0] for r in conn.execute(TableRow.__table__.select().with_only_columns(TableRow.id))}
         games = conn.execute(GameRow.__table__.select()).fetchall()
     assert tables == {"ok", "t-good"}
     assert len(games) == 2
+    assert [g.id for g in games if g.table_id == "t-good"] == [good_game]  # the result is its row's
     assert store.count(ActionRow) == 1
 
 

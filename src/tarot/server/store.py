@@ -132,24 +132,19 @@ _FINISH_DEAL = (update(DealRow).where(DealRow.id == bindparam("p_id"))
                 .values(status="done", record=bindparam("p_record"), result=bindparam("p_result")))
 _INSERT_ACTIONS = insert(ActionRow)
 
-# The writes with no result, by job name: each gives its statement and one row's parameters. A
-# batch runs each of these statements once with the rows of every table (executemany), not once
-# per table: hundreds of tables that end a deal together cost a few statements, not a thousand.
-_ROWS: dict[str, tuple[Any, Callable[..., dict[str, Any]]]] = {
-    "insert_action": (_INSERT_ACTIONS, lambda row: row),
-    "finish_deal": (_FINISH_DEAL, lambda deal_id, record, result: {
-        "p_id": deal_id, "p_record": record, "p_result": result}),
-    "game_totals": (_GAME_TOTALS, lambda gid, totals: {"p_id": gid, "p_totals": totals}),
-    "finish_game": (_FINISH_GAME, lambda gid, totals: {
-        "p_id": gid, "p_totals": totals, "p_finished": time.time()}),
-    "set_table_status": (_TABLE_STATUS, lambda tid, status, version: {
-        "p_id": tid, "p_status": status, "p_version": version, "p_updated": time.time()}),
-}
+F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _execute_row(conn: Connection, name: str, *args: Any) -> None:
-    statement, params = _ROWS[name]
-    conn.execute(statement, params(*args))
+def _grouped(statement: Any) -> Callable[[F], F]:
+    """Marks a write with no result that gives its row's parameters (without a connection): a
+    batch runs each such statement once with the rows of every table (executemany), not once per
+    table, so hundreds of tables that end a deal together cost a few statements, not a thousand."""
+
+    def mark(fn: F) -> F:
+        fn.statement = statement  # type: ignore[attr-defined]
+        return fn
+
+    return mark
 
 
 def _json(value: Any) -> str:
@@ -231,7 +226,8 @@ class Store:
         return result
 
     async def write_all(self, jobs: list[Job]) -> list[Any]:
-        """Several writes that stand or fall together (in the same transaction); their results."""
+        """Several writes that stand or fall together (in the same transaction); their results.
+        They must not depend on each other's order: the ``_grouped`` ones run first."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[list[Any]] = loop.create_future()
         self._pending.append((jobs, done))
@@ -298,19 +294,19 @@ class Store:
         return outcomes
 
     def _commit(self, units: list[list[Job]]) -> list[list[Any]]:
-        """One transaction. The writes with no result (``_ROWS``) go first, each statement once
-        with all its rows; then the others, in order. The writes of a batch never depend on each
-        other (``write``), and none of a unit's writes needs another's result."""
+        """One transaction. The writes with no result (``_grouped``) go first, each statement
+        once with all its rows; then the others, in order. The writes of a batch never depend on
+        each other (``write``), and none of a unit's writes needs another's result."""
         with self.engine.begin() as conn:
-            grouped: dict[str, list[dict[str, Any]]] = {}
+            grouped: dict[Any, list[dict[str, Any]]] = {}
             for jobs in units:
                 for fn, args in jobs:
-                    spec = _ROWS.get(fn.__name__)
-                    if spec is not None:
-                        grouped.setdefault(fn.__name__, []).append(spec[1](*args))
-            for name, rows in grouped.items():
-                conn.execute(_ROWS[name][0], rows)
-            return [[None if fn.__name__ in _ROWS else fn(conn, *args) for fn, args in jobs]
+                    statement = getattr(fn, "statement", None)
+                    if statement is not None:
+                        grouped.setdefault(statement, []).append(fn(*args))
+            for statement, rows in grouped.items():
+                conn.execute(statement, rows)
+            return [[None if hasattr(fn, "statement") else fn(conn, *args) for fn, args in jobs]
                     for jobs in units]
 
     def close(self) -> None:
@@ -325,7 +321,8 @@ class Store:
 
     # The writes below are single SQLAlchemy Core statements, not ORM units of work: a busy
     # server makes hundreds of them a second on the one store thread (docs/performance.md).
-    # Each takes the transaction's connection first: ``await store.write(store.save_player, …)``.
+    # Each takes the transaction's connection first: ``await store.write(store.save_player, …)``;
+    # those marked ``_grouped`` give their row's parameters instead, and ``_commit`` runs them.
 
     def save_player(self, conn: Connection, pid: str, token: str, name: str) -> None:
         done = conn.execute(_UPDATE_PLAYER, {"p_id": pid, "p_name": name})
@@ -344,9 +341,10 @@ class Store:
         if done.rowcount == 0:
             conn.execute(_INSERT_TABLE, {"id": tid, "created": now, **values})
 
-    def set_table_status(self, conn: Connection, tid: str, status: str, version: int) -> None:
+    @_grouped(_TABLE_STATUS)
+    def set_table_status(self, tid: str, status: str, version: int) -> dict[str, Any]:
         """Only the status and version of a saved table (its options and seats unchanged)."""
-        _execute_row(conn, "set_table_status", tid, status, version)
+        return {"p_id": tid, "p_status": status, "p_version": version, "p_updated": time.time()}
 
     def start_game(self, conn: Connection, tid: str, number: int, players: int, deals: int,
                    first_dealer: int) -> int:
@@ -357,8 +355,9 @@ class Store:
         }).scalar_one()
         return int(gid)
 
-    def finish_game(self, conn: Connection, gid: int, totals: list[int]) -> None:
-        _execute_row(conn, "finish_game", gid, totals)
+    @_grouped(_FINISH_GAME)
+    def finish_game(self, gid: int, totals: list[int]) -> dict[str, Any]:
+        return {"p_id": gid, "p_totals": totals, "p_finished": time.time()}
 
     def start_deal(self, conn: Connection, gid: int, number: int, dealer: int, seed: str, salt: str,
                    commitment: str) -> int:
@@ -375,17 +374,20 @@ class Store:
                "by": by, "created": time.time()}
         await self.write(self.insert_action, row)
 
-    def insert_action(self, conn: Connection, row: dict[str, Any]) -> None:
-        _execute_row(conn, "insert_action", row)
+    @_grouped(_INSERT_ACTIONS)
+    def insert_action(self, row: dict[str, Any]) -> dict[str, Any]:
+        return row
 
-    def finish_deal(self, conn: Connection, deal_id: int, record: dict[str, Any] | orjson.Fragment,
-                    result: dict[str, Any]) -> None:
+    @_grouped(_FINISH_DEAL)
+    def finish_deal(self, deal_id: int, record: dict[str, Any] | orjson.Fragment,
+                    result: dict[str, Any]) -> dict[str, Any]:
         """``record``: the ``tarot-deal/1`` record, or its JSON (``protocol.serialized``)."""
-        _execute_row(conn, "finish_deal", deal_id, record, result)
+        return {"p_id": deal_id, "p_record": record, "p_result": result}
 
-    def game_totals(self, conn: Connection, gid: int, totals: list[int]) -> None:
+    @_grouped(_GAME_TOTALS)
+    def game_totals(self, gid: int, totals: list[int]) -> dict[str, Any]:
         """The running totals of a game that goes on (``finish_game`` writes the last ones)."""
-        _execute_row(conn, "game_totals", gid, totals)
+        return {"p_id": gid, "p_totals": totals}
 
     def load_open_tables(self) -> list[LoadedTable]:
         """Tables not closed, with their game in progress (if any), its deals and their actions."""
