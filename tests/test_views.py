@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from playing import random_action
-from tarot.engine import Card, Deal, Phase, Play, mask_of
-from tarot.engine.cards import cards_of
+from tarot.engine import Bid, Card, Chelem, Contract, Deal, Phase, Play, mask_of
+from tarot.engine.cards import cards_of, codes_of
 
 
 def card_codes(obj: Any, skip: tuple[str, ...] = ("called", "call")) -> set[Card]:
@@ -161,3 +161,39 @@ def test_view_parts_cache_rebuilds_only_the_seats_a_card_concerns() -> None:
     other = Deal.new(4, 3, seed=6)
     _, fresh = other.view_parts(range(4), 1, cache)
     assert fresh == other.view_parts(range(4), 1)[1] and fresh[1] is not after[1]
+    while other.phase is not Phase.PLAY:  # nor does what the first deal's bidding decided
+        other.apply(random_action(other, rng))
+    assert other.view_parts(range(4), 1, cache)[0] == other.view_parts(range(4), 1)[0]
+
+
+@pytest.mark.parametrize("contract", [Contract.PRISE, Contract.GARDE, Contract.GARDE_SANS])
+def test_what_the_bidding_decided_is_shown_through_the_play(contract: Contract) -> None:
+    """R10/R12: the chien is shown after a prise or a garde and stays public, never after a
+    garde sans; R11: trumps put in the écart are shown; R13: an announced chelem is known.
+    Checked through the server's path (``view_parts`` with its cache), card after card."""
+    rng = random.Random(7)
+    for seed in range(30):
+        deal = Deal.new(4, 3, seed=f"settled-{contract.name}-{seed}")
+        if deal.annulled:
+            continue
+        deal.apply(Bid(0, contract))
+        for seat in (1, 2, 3):
+            deal.apply(Bid(seat, None))
+        chien = codes_of(deal.chien)
+        if deal.phase is Phase.ECART:
+            deal.apply(random_action(deal, rng))
+        deal.apply(Chelem(0, True))
+        cache: dict[object, object] = {}
+        positions = 0
+        while not deal.is_over:
+            positions += 1
+            public, _ = deal.view_parts(range(4), 1, cache)
+            assert public["contract"] == contract.name_text and public["taker"] == 0
+            assert public["chien"] == (None if contract is Contract.GARDE_SANS else chien)
+            assert public["ecart_trumps"] == codes_of(deal.ecart_trumps)
+            assert public["chelem_announced"] is True
+            assert [b["bid"] for b in public["bids"]] == [contract.name_text, "pass", "pass", "pass"]
+            deal.apply(random_action(deal, rng))
+        assert positions >= 72  # every card of the deal (and any poignée) was looked at
+        return
+    pytest.fail("no deal without a petit sec")
