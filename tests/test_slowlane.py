@@ -1,4 +1,4 @@
-"""The slow lane lets one table at a time do its heavy work, one per turn of the event loop."""
+"""The slow lane lets tables start their heavy work one per turn of the event loop."""
 
 import asyncio
 import itertools

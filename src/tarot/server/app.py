@@ -83,11 +83,12 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
 
 
 def tune_gc() -> None:
-    """For the process that serves (``tarot serve``), once the site is built.
+    """For the process that serves (``tarot serve``), before uvicorn starts.
 
     The cyclic garbage collector stops every table while it runs: a full pass over a busy server
-    took about 90 ms here. What start-up built lives as long as the process, so it is frozen out
-    of the passes; and passes are made rarer (most garbage is freed at once by reference
+    took about 90 ms here. What is loaded by then (the modules, the application; the store and
+    the tables are built later, by the lifespan) lives as long as the process, so it is frozen
+    out of the passes; and passes are made rarer (most garbage is freed at once by reference
     counting; the collector is only for cycles). docs/performance.md. Not done by ``create_app``:
     an application embedding the site keeps its own collector settings.
     """

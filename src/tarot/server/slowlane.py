@@ -3,8 +3,9 @@
 A deal's end (its record, score and the store's writes, then messages of several kilobytes to
 every seat) costs about ten cards' work. Tables started together end their deals in the same
 moment, and done at once, two hundred deal ends held every card received meanwhile behind them
-for about 100 ms (docs/performance.md). Through the lane, one table does that work per turn of
-the event loop, and the cards read in between go first. (Game starts do not use it: spread that
+for about 100 ms (docs/performance.md). Through the lane, one table starts that work per turn
+of the event loop, and the cards read in between go first (a deal's end itself spans a few
+turns: its store write, then its messages). (Game starts do not use it: spread that
 way over a second, they made the runs slower.)
 """
 

@@ -723,7 +723,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.lobby: set[Client] = set()
         self._lobby_pending = False
-        self.slow_lane = SlowLane()  # deal ends, one table at a time
+        self.slow_lane = SlowLane()  # deal ends start one table per loop iteration
 
     async def recover(self) -> None:
         for loaded in await self.store.run(self.store.load_open_tables):
