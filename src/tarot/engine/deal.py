@@ -871,18 +871,25 @@ class Deal:
             out["tricks_done"] = len(self.tricks)
         return out
 
+    def _bid_seats(self) -> list[int]:
+        """Who made each bid so far, in order (R7: from the seat after the dealer)."""
+        return [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]
+
+    def _chien_shown(self) -> bool:
+        """R10: the chien is shown after a prise or a garde (at five, once the king is called);
+        R12: never after a garde sans or a garde contre."""
+        return self.contract is not None and self.contract.chien_shown and self.phase is not _CALL
+
     def _bidding_dict(self) -> dict[str, Any]:
         """The keys of ``_public_dict`` that the bidding, the call and the écart decide."""
-        order = [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]
         contract = self.contract
-        chien_shown = contract is not None and contract.chien_shown and self.phase is not _CALL
         return {
             "bids": [{"seat": s, "bid": c.name_text if c else "pass"}
-                     for s, c in zip(order, self.bids, strict=True)],
+                     for s, c in zip(self._bid_seats(), self.bids, strict=True)],
             "taker": self.taker,
             "contract": contract.name_text if contract is not None else None,
             "called": str(self.called) if self.called is not None else None,
-            "chien": codes_of(self.chien) if chien_shown else None,
+            "chien": codes_of(self.chien) if self._chien_shown() else None,
             "ecart_trumps": codes_of(self.ecart_trumps),
             "chelem_announced": self.chelem_announced,
         }
@@ -915,15 +922,12 @@ class Deal:
         }
 
     def _public_view_fields(self) -> dict[str, Any]:
-        order = [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]
-        chien_shown = (self.contract is not None and self.contract.chien_shown
-                       and self.phase is not _CALL)
         return {
             "players": self.n, "dealer": self.dealer, "phase": self.phase.value, "turn": self.turn,
             "hand_sizes": tuple(h.bit_count() for h in self.hands),
-            "bids": tuple(zip(order, self.bids, strict=True)),
+            "bids": tuple(zip(self._bid_seats(), self.bids, strict=True)),
             "taker": self.taker, "contract": self.contract, "called": self.called,
-            "chien": tuple(cards_of(self.chien)) if chien_shown else None,
+            "chien": tuple(cards_of(self.chien)) if self._chien_shown() else None,
             "ecart_trumps": tuple(cards_of(self.ecart_trumps)),
             "chelem_announced": self.chelem_announced,
             "poignees": {s: tuple(cards_of(m)) for s, m in self.poignees.items()},
