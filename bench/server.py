@@ -503,6 +503,20 @@ def report(args: argparse.Namespace, db: str, stats: Stats, server_cpu: float | 
         print(f"{key}={value}")
 
 
+def series(stats: Stats, width: float) -> None:
+    """One line per window of ``width`` seconds, by when the actions were sent: how many, their
+    median, 99th percentile and largest latency."""
+    if stats.first_send is None:
+        return
+    windows: dict[int, list[float]] = {}
+    for t, x in zip(stats.sent, stats.latencies, strict=True):
+        windows.setdefault(int((t - stats.first_send) / width), []).append(x)
+    for i in sorted(windows):
+        lat = sorted(windows[i])
+        print(f"series t={i * width:.2f} actions={len(lat)} median_ms={quantile(lat, 0.5) * 1000:.1f} "
+              f"p99_ms={quantile(lat, 0.99) * 1000:.1f} max_ms={lat[-1] * 1000:.1f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=200)
@@ -519,6 +533,9 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=900.0, help="seconds for the whole run")
     parser.add_argument("--connect-concurrency", type=int, default=50)
     parser.add_argument("--keep", action="store_true", help="keep the temporary directory (server.log)")
+    parser.add_argument("--series", type=float, default=0.0, metavar="SECONDS",
+                        help="also print the latency per window of this many seconds of the run "
+                        "(e.g. 0.1), to see where the slow actions are")
     args = parser.parse_args()
     if args.quick:
         args.tables = 5
@@ -571,6 +588,8 @@ def main() -> int:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     client_cpu = usage.ru_utime + usage.ru_stime - client_cpu0.ru_utime - client_cpu0.ru_stime
     report(args, db, stats, server_cpu, client_cpu)
+    if args.series > 0:
+        series(stats, args.series)
     for line in stats.errors[:20]:
         print(f"error: {line}", file=sys.stderr)
     if len(stats.errors) > 20:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from functools import lru_cache
 from typing import Final
 
 
@@ -182,19 +181,22 @@ _BYTE_CODES: Final = tuple(
 
 
 def codes_of(mask: int) -> list[str]:
-    """The codes of a set's cards, weakest index first (``[str(c) for c in cards_of(mask)]``)."""
-    return list(_codes(mask))
+    """The codes of a set's cards, weakest index first (``[str(c) for c in cards_of(mask)]``).
 
-
-@lru_cache(maxsize=1 << 14)  # the hands of a few hundred tables: each is shown after every card
-def _codes(mask: int) -> tuple[str, ...]:
+    Not cached: nearly every mask a server shows is a new hand, and a cache kept each one alive,
+    objects that the garbage collector's young passes then had to walk (a 20-25 ms pause of every
+    table in a 200-table run; docs/performance.md)."""
     out: list[str] = []
     for table in _BYTE_CODES:
         if not mask:
             break
         out += table[mask & 255]
         mask >>= 8
-    return tuple(out)
+    return out
+
+
+def _codes(mask: int) -> tuple[str, ...]:
+    return tuple(codes_of(mask))
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
