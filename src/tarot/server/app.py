@@ -1,4 +1,5 @@
-"""The FastAPI application: static client at ``/``, one websocket at ``/ws`` (docs/protocol.md)."""
+"""The FastAPI application: static client at ``/``, one websocket at ``/ws`` (docs/protocol.md),
+served on the ASGI server's own calls (``SocketRoute``)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,17 @@ import contextlib
 import gc
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import protocol as p
 from .connection import Connection
+from .socket import Socket
 from .store import Store, migrate
 from .table import Hub, Settings
 
@@ -124,26 +127,22 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
     async def tables() -> JSONResponse:
         return JSONResponse(app.state.hub.lobby_state())
 
-    @app.websocket("/ws")
-    async def ws_endpoint(ws: WebSocket) -> None:
-        await ws.accept()
+    async def session(ws: Socket) -> None:
+        if not await ws.accept():
+            return
         hub: Hub = app.state.hub
         conn = Connection(ws, hub)
         try:
             while not conn.closed:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    break
-                text = message.get("text")
+                text = await ws.receive_text()
                 if text is None:
-                    raw = message.get("bytes") or b""
-                    text = raw.decode("utf-8", "replace")
+                    break
                 if not conn.allow():
                     conn.send(p.error("too many messages: closing", "flooding"))
                     conn.close()
                     break
                 await _handle(conn, text)
-        except (WebSocketDisconnect, RuntimeError):
+        except OSError:  # the client went away during a send (uvicorn's ClientDisconnected)
             pass
         finally:
             hub.lobby.discard(conn)
@@ -151,5 +150,23 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
                 conn.table.gone(conn)
             await conn.finish()
 
+    app.add_middleware(SocketRoute, path="/ws", session=session)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+class SocketRoute:
+    """``path``'s websockets served by ``session`` on the ASGI server's own ``receive`` and
+    ``send`` (``socket.Socket``), ahead of the application's middleware; everything else goes on
+    to the application. A pure ASGI middleware."""
+
+    def __init__(self, app: ASGIApp, path: str, session: Callable[[Socket], Awaitable[None]]) -> None:
+        self.app = app
+        self.path = path
+        self.session = session
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == scope.get("root_path", "") + self.path:
+            await self.session(Socket(receive, send))
+        else:
+            await self.app(scope, receive, send)

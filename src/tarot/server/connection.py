@@ -18,11 +18,10 @@ from collections import deque
 from collections.abc import Coroutine, Generator
 from typing import TYPE_CHECKING, Any
 
-from fastapi import WebSocket
-
 from .protocol import encode
 
 if TYPE_CHECKING:
+    from .socket import Socket
     from .table import Hub, Table
 
 BACKLOG_LIMIT = 2000  # messages waiting for a slow client before it is dropped
@@ -34,7 +33,7 @@ class Connection:
     rate = 50.0  # messages per second, sustained
     burst = 200.0
 
-    def __init__(self, ws: WebSocket, hub: Hub) -> None:
+    def __init__(self, ws: Socket, hub: Hub) -> None:
         self.ws = ws
         self.hub = hub
         self.id = next(_ids)
