@@ -55,9 +55,12 @@ class Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         """Send now, in order; a client that falls ``BACKLOG_LIMIT`` messages behind is closed."""
+        self.send_text(encode(message).decode())
+
+    def send_text(self, text: str) -> None:
+        """``send`` for a message already serialized."""
         if self.closed:
             return
-        text = encode(message).decode()
         if self.backlog is None:
             self._write(text)
         elif len(self.backlog) >= BACKLOG_LIMIT:

@@ -29,11 +29,13 @@ class EventLog:
     def __len__(self) -> int:
         return len(self._versions)
 
-    def append(self, version: int, event: dict[str, Any], private: dict[int, dict[str, Any]]) -> None:
+    def append(self, version: int, event: bytes, private: dict[int, dict[str, Any]]) -> None:
+        """``event``: the public event as JSON (an object); ``private``: what some seats see
+        instead, as dicts."""
         if len(self._versions) == self.size:
             self._private.pop(self._versions[0], None)
         self._versions.append(version)
-        self._public.append(serialized(event | {"version": version}))
+        self._public.append(orjson.Fragment(event[:-1] + b',"version":' + str(version).encode() + b"}"))
         if private:
             self._private[version] = {seat: serialized(e | {"version": version})
                                       for seat, e in private.items()}

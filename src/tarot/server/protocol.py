@@ -136,20 +136,14 @@ def serialized(value: Any) -> orjson.Fragment:
 
 
 def object_head(value: dict[str, Any]) -> bytes:
-    """A non-empty object's JSON, open for more keys (see ``completed``)."""
+    """A non-empty object's JSON, open for more keys: ``object_head(a) + object_tail(b)`` is the
+    JSON of ``a | b`` when no key is in both, with ``a`` serialized once for many ``b``."""
     return encode(value)[:-1] + b","
 
 
 def object_tail(value: dict[str, Any]) -> bytes:
-    """A non-empty object's JSON without its opening brace, to close a ``head`` (``completed``)."""
+    """A non-empty object's JSON without its opening brace, to close an ``object_head``."""
     return encode(value)[1:]
-
-
-def completed(head: bytes, rest: dict[str, Any] | bytes) -> orjson.Fragment:
-    """The object of ``head``'s keys followed by ``rest``'s (not empty; or its ``object_tail``):
-    the same JSON as ``encode(first | rest)`` when no key is in both, with ``first`` serialized
-    once for many."""
-    return orjson.Fragment(head + (rest if isinstance(rest, bytes) else object_tail(rest)))
 
 
 def error(reason: str, code: str = "bad_request", **extra: Any) -> dict[str, Any]:

@@ -47,6 +47,9 @@ class Client(Protocol):
     def send(self, message: dict[str, Any]) -> None:
         """``message``'s values may be ``orjson.Fragment``: JSON serialized once for many."""
 
+    def send_text(self, text: str) -> None:
+        """A message already serialized (the same for several connections)."""
+
 
 @dataclass
 class Settings:
@@ -580,29 +583,35 @@ class Table:
         Otherwise it holds every key but ``last_result`` (with the deal's whole record), which
         goes only with the events that change it.
         """
-        self.log.append(self.version, event, private)
+        public = p.encode(event)  # the same for every seat: serialized once, not once per seat
+        self.log.append(self.version, public, private)
         seat_of = {s.player_id: i for i, s in enumerate(self.seats) if s.player_id is not None}
         watchers = [(c, seat_of.get(c.player_id, -1)) for c in self.watchers]
         deal = self._deal()
-        views: dict[int, Any] = {}
+        views: dict[int, bytes] = {}
         if deal is not None:  # what every seat sees alike is serialized once, then each seat's own
             alike, own = deal.view_parts({seat for _, seat in watchers}, LAST_TRICKS, self.view_cache)
             head = p.object_head(alike)
-            views = {seat: p.completed(head, self._own_tail(seat, mine)) for seat, mine in own.items()}
-        shared: dict[str, Any] | None = None  # what every seat's state holds alike
-        public = p.serialized(event)  # the same for every seat: serialized once, not once per seat
+            views = {seat: head + self._own_tail(seat, mine) for seat, mine in own.items()}
+        # Each seat's message is put together from JSON pieces, once for all its connections:
+        # {"type":"event","table":…,"version":…,"event":…,"state":{…shared…,"you":…,"version":…,
+        #  "view":…,"time_left":…}} (a test holds it equal to the dict it stands for).
+        version = str(self.version).encode()
+        start = b'{"type":"event","table":' + p.encode(self.id) + b',"version":' + version + b',"event":'
+        state = b',"state":{'
         if full:
             keep_result = event.get("kind") in RESULT_EVENTS
-            shared = {k: p.serialized(v) for k, v in self._shared_state(keep_result).items()}
-        messages: dict[int, dict[str, Any]] = {}  # one message per seat, shared by its connections
+            state += p.object_tail(self._shared_state(keep_result))[:-1] + b","
+        end = b',"version":' + version + b',"time_left":' + p.encode(self._time_left(deal)) + b"}}"
+        texts: dict[int, str] = {}  # one message per seat, shared by its connections
         for c, seat in watchers:
-            msg = messages.get(seat)
-            if msg is None:
-                state = self.view_state(seat, views.get(seat))
-                msg = messages[seat] = {"type": "event", "table": self.id, "version": self.version,
-                                        "event": private.get(seat, public),
-                                        "state": state if shared is None else shared | state}
-            c.send(msg)
+            text = texts.get(seat)
+            if text is None:
+                mine = private.get(seat)
+                text = texts[seat] = (
+                    start + (public if mine is None else p.encode(mine)) + state
+                    + b'"you":' + str(seat).encode() + b',"view":' + views.get(seat, b"null") + end).decode()
+            c.send_text(text)
 
     def _own_tail(self, seat: int, mine: dict[str, Any]) -> bytes:
         """A seat's own view keys as JSON: serialized again only when the engine built them

@@ -1,0 +1,115 @@
+"""A table's broadcast is put together from JSON pieces (``Table._record``): each message must be
+the very message the table's state functions describe, for every seat, a spectator and a
+second tab, through a whole game (SQLite store, in process)."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+pytest.importorskip("fastapi")
+
+from tarot.server import protocol as p
+from tarot.server.store import Store, migrate
+from tarot.server.table import Hub, Table
+
+
+class Tab:
+    """A connection as the table sees it, checking each event against the table's state when it
+    arrives (the table is then exactly as it was when it sent it)."""
+
+    def __init__(self, name: str) -> None:
+        self.player_id = f"id-{name}"
+        self.name = name
+        self.table: Table | None = None
+        self.events = 0
+        self.kinds: set[str] = set()
+        self.wrong: list[str] = []  # the table catches what its step raises: kept here instead
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.send_text(p.encode(message).decode())
+
+    def send_text(self, text: str) -> None:
+        try:
+            self._check(orjson.loads(text))
+        except AssertionError as e:
+            self.wrong.append(f"{text[:300]}: {e}")
+
+    def _check(self, msg: dict[str, Any]) -> None:
+        if msg["type"] != "event":
+            return
+        table = self.table
+        assert table is not None
+        seat = table.seat_of(self)  # type: ignore[arg-type]
+        seat = -1 if seat is None else seat
+        state = msg["state"]
+        if "table" in state:  # an event that changed more than the play: every key but maybe the result
+            expected = table._shared_state(with_result="last_result" in state) | table.view_state(seat)
+            assert "last_result" in state or msg["event"]["kind"] not in ("deal_end", "game_start")
+        else:
+            expected = table.view_state(seat)
+        assert state == orjson.loads(orjson.dumps(expected))
+        assert msg["table"] == table.id and msg["version"] == table.version == state["version"]
+        missed = table.log.since(table.version - 1, seat)
+        assert missed is not None and len(missed) == 1
+        logged = orjson.loads(orjson.dumps(missed[0]))
+        assert logged.pop("version") == table.version
+        assert msg["event"] == logged
+        self.events += 1
+        self.kinds.add(msg["event"]["kind"])
+
+
+def _choose(view: dict[str, Any]) -> dict[str, Any]:
+    """A legal action: the first bidder takes (so that deals are played), the first écart
+    allowed, no chelem, the first legal card."""
+    options = view["ecart_options"]
+    if options:
+        plain = [c for c in options["allowed"] if not c.startswith("T")]
+        trumps = [c for c in options["allowed"] if c.startswith("T")]
+        return {"ecart": (plain + trumps)[:options["size"]]}
+    legal = [{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]]
+    wanted = ({"bid": "prise"} if view["taker"] is None and not any(b["bid"] != "pass" for b in view["bids"])
+              else {"bid": "pass"}) if view["phase"] == "bidding" else {"chelem": False}
+    return wanted if wanted in legal else legal[0]
+
+
+def test_every_message_is_the_state_it_stands_for(tmp_path: Path) -> None:
+    async def main() -> list[Tab]:
+        url = f"sqlite:///{tmp_path / 'tarot.sqlite3'}"
+        migrate(url)
+        store = Store(url)
+        hub = Hub(store)
+        players = [Tab(f"P{i}") for i in range(4)]
+        second_tab = Tab("P0")
+        second_tab.player_id = players[0].player_id
+        spectator = Tab("S")
+        tabs = [*players, second_tab, spectator]
+        table = await hub.create(players[0], p.TableOptions(players=4, deals=2))  # type: ignore[arg-type]
+        for tab in tabs:
+            tab.table = table
+            await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
+        for seat, tab in enumerate(players):
+            await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
+        while table.status == "playing":
+            game = table.game
+            assert game is not None and game.current is not None
+            deal = game.current.deal
+            if deal.is_over:  # its end is under way in the table's task
+                await asyncio.sleep(0.01)
+                continue
+            assert deal.turn is not None
+            chosen = _choose(deal.view_dicts([deal.turn])[deal.turn])
+            await table.deliver(players[deal.turn], p.Act(type="act", action=chosen))  # type: ignore[arg-type]
+        await hub.close()
+        store.close()
+        return tabs
+
+    tabs = asyncio.run(main())
+    for tab in tabs:
+        assert tab.wrong == []
+        assert tab.events > 150  # two deals of cards, and everything around them
+        assert {"sit", "game_start", "deal_start", "action", "deal_end", "game_end"} <= tab.kinds
