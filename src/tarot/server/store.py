@@ -355,6 +355,15 @@ class Store:
         }).scalar_one()
         return int(gid)
 
+    def begin_game(self, conn: Connection, table: tuple[Any, ...], game: tuple[Any, ...],
+                   deal: tuple[Any, ...]) -> tuple[int, int]:
+        """A game's start: its row (``start_game``'s arguments), its first deal's (``start_deal``'s,
+        without the game id) and the table's (``save_table``'s); the game's and the deal's ids."""
+        gid = self.start_game(conn, *game)
+        did = self.start_deal(conn, gid, *deal)
+        self.save_table(conn, *table)
+        return gid, did
+
     @_grouped(_FINISH_GAME)
     def finish_game(self, gid: int, totals: list[int]) -> dict[str, Any]:
         return {"p_id": gid, "p_totals": totals, "p_finished": time.time()}

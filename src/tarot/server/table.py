@@ -483,15 +483,19 @@ class Table:
         self.games_played += 1
         n = self.options.players
         game = ServerGame(n, self.options.deals, first_dealer=secrets.randbelow(n), number=self.games_played)
+        info = game.new_deal()
         store = self.hub.store
-        game.db_id = await store.write(store.start_game, self.id, game.number, n, game.deals,
-                                       game.first_dealer)
+        # The game, its first deal and the table now playing in one write: when many tables
+        # start together, each waits for one transaction, not three in a row.
+        game.db_id, info.db_id = await store.write(
+            store.begin_game, self._table_row("playing"),
+            (self.id, game.number, n, game.deals, game.first_dealer),
+            (info.number, info.dealer, info.seed, info.salt, info.commitment))
         self.game = game
         self.status = "playing"
         self.last_result = None
-        await self._save_table()
         self._event({"kind": "game_start", "game": game.number, "deals": game.deals}, lobby=True)
-        await self._next_deal()
+        await self._deal_started(info)
 
     async def _next_deal(self) -> None:
         game = self.game
@@ -635,8 +639,12 @@ class Table:
 
     async def _save_table(self) -> None:
         store = self.hub.store
-        await store.write(store.save_table, self.id, self.host, self.options.model_dump(),
-                          [s.to_dict() for s in self.seats], self.status, self.version)
+        await store.write(store.save_table, *self._table_row(self.status))
+
+    def _table_row(self, status: str) -> tuple[Any, ...]:
+        """``Store.save_table``'s arguments for this table, with ``status``."""
+        return (self.id, self.host, self.options.model_dump(), [s.to_dict() for s in self.seats],
+                status, self.version)
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby shows it."""
