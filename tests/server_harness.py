@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,13 @@ from tarot.server.app import create_app
 from tarot.server.table import Settings
 
 PG_URL = os.environ.get("TAROT_TEST_POSTGRES_URL")
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 now, for a real server (uvicorn) in a test."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def reset_postgres(url: str) -> None:

@@ -6,7 +6,6 @@ Skipped when playwright or /usr/bin/chromium is missing. Screenshots go to docs/
 from __future__ import annotations
 
 import os
-import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -23,6 +22,7 @@ if not os.path.exists(CHROMIUM):
 
 import uvicorn  # noqa: E402
 
+from server_harness import free_port  # noqa: E402
 from tarot.server.app import create_app  # noqa: E402
 from tarot.server.table import Settings  # noqa: E402
 
@@ -30,12 +30,6 @@ WAIT_MS = 90_000  # generous: a loaded 2-core CI machine is slow, and a real fai
 SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")

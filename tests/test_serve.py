@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,13 +20,9 @@ import pytest
 pytest.importorskip("fastapi")
 websockets = pytest.importorskip("websockets")
 
+from server_harness import free_port  # noqa: E402
+
 Served: TypeAlias = tuple[int, Path, "subprocess.Popen[str]"]  # port, directory, process
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
