@@ -472,8 +472,11 @@ def test_called_card_in_chien_and_forced_trump_ecart() -> None:
     assert set(map(str, deal.view(0).ecart or ())) == cs("1C 2C T8")
     assert all(deal.view(s).ecart is None for s in range(1, 5))
     deal.apply(Chelem(0, False))
+    cache: dict[object, object] = {}  # the server's path (view_parts) keeps them from the first card
+    assert deal.view_parts(range(5), 1, cache)[0]["ecart_trumps"] == ["T8"]
     ex_seat = next(s for s in range(5) if "EX" in hand(deal, s))
     autoplay(deal, {0: " ".join(f"T{n}" for n in range(21, 8, -1)) + " KH KS", ex_seat: "EX"})
+    assert deal.view_parts(range(5), 1, cache)[0]["ecart_trumps"] == ["T8"]
     s = deal.result().score
     assert s is not None
     # every card but EX (counting 4 for the defence, R17) to the attack: 87, T1 and T21

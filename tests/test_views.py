@@ -123,9 +123,9 @@ def test_view_dicts_equal_each_seats_own_view(players: int) -> None:
                 reference = deal.view(seat).to_dict(1)  # built from the View, not from the parts
                 assert list(public | own[seat]) == list(reference) and public | own[seat] == reference
                 assert list(trimmed[seat]) == list(reference) and trimmed[seat] == reference
-                for k in (2, 3):  # more than one, and more than are played early in the deal
-                    assert deal.view_dicts([seat], last_tricks=k)[seat]["tricks"] == alone["tricks"][-k:]
-                    assert deal.view(seat).to_dict(k)["tricks"] == alone["tricks"][-k:]
+                for n in (2, 3):  # more than one, and more than are played early in the deal
+                    assert deal.view_dicts([seat], last_tricks=n)[seat]["tricks"] == alone["tricks"][-n:]
+                    assert deal.view(seat).to_dict(n)["tricks"] == alone["tricks"][-n:]
                 assert trimmed[seat]["tricks_done"] == len(alone["tricks"])
                 assert trimmed[seat]["tricks"] == alone["tricks"][-1:]
                 assert {k: v for k, v in trimmed[seat].items() if k not in ("tricks", "tricks_done")} == \
@@ -176,14 +176,16 @@ def test_what_the_bidding_decided_is_shown_through_the_play(contract: Contract) 
         deal = Deal.new(4, 3, seed=f"settled-{contract.name}-{seed}")
         if deal.annulled:
             continue
-        deal.apply(Bid(0, contract))
-        for seat in (1, 2, 3):
-            deal.apply(Bid(seat, None))
+        cache: dict[object, object] = {}  # from before the first bid: nothing may be kept too early
+        for action in (Bid(0, contract), Bid(1, None), Bid(2, None), Bid(3, None)):
+            assert deal.view_parts(range(4), 1, cache) == deal.view_parts(range(4), 1)
+            deal.apply(action)
         chien = codes_of(deal.chien)
         if deal.phase is Phase.ECART:
+            assert deal.view_parts(range(4), 1, cache) == deal.view_parts(range(4), 1)
             deal.apply(random_action(deal, rng))
+        assert deal.view_parts(range(4), 1, cache) == deal.view_parts(range(4), 1)
         deal.apply(Chelem(0, True))
-        cache: dict[object, object] = {}
         positions = 0
         while not deal.is_over:
             positions += 1
@@ -193,7 +195,20 @@ def test_what_the_bidding_decided_is_shown_through_the_play(contract: Contract) 
             assert public["ecart_trumps"] == codes_of(deal.ecart_trumps)
             assert public["chelem_announced"] is True
             assert [b["bid"] for b in public["bids"]] == [contract.name_text, "pass", "pass", "pass"]
+            assert [b["seat"] for b in public["bids"]] == [0, 1, 2, 3]  # R7: from the dealer's next
             deal.apply(random_action(deal, rng))
         assert positions >= 72  # every card of the deal (and any poignée) was looked at
         return
     pytest.fail("no deal without a petit sec")
+
+
+def test_bids_are_shown_with_their_seats_from_the_seat_after_the_dealer() -> None:
+    """R7: the first to speak sits after the dealer, whoever deals (here seat 1 of 5)."""
+    deal = Deal.new(5, 1, seed="r7-seats")
+    for _ in range(3):
+        deal.apply(Bid(deal.turn, None) if deal.turn != 3 else Bid(3, Contract.GARDE))
+    public, _ = deal.view_parts(range(5), 1, {})
+    assert [(b["seat"], b["bid"]) for b in public["bids"]] == [(2, "pass"), (3, "garde"), (4, "pass")]
+    assert [(b["seat"], b["bid"]) for b in deal.view(0).to_dict()["bids"]] == \
+        [(2, "pass"), (3, "garde"), (4, "pass")]
+

@@ -182,10 +182,8 @@ _BYTE_CODES: Final = tuple(
 
 def codes_of(mask: int) -> list[str]:
     """The codes of a set's cards, weakest index first (``[str(c) for c in cards_of(mask)]``).
-
-    Not cached: nearly every mask a server shows is a new hand, and a cache kept each one alive,
-    objects that the garbage collector's young passes then had to walk (a 20-25 ms pause of every
-    table in a 200-table run; docs/performance.md)."""
+    Not cached: a cache kept every hand shown alive, in the garbage collector's way
+    (docs/performance.md, change 25)."""
     out: list[str] = []
     for table in _BYTE_CODES:
         if not mask:
@@ -193,10 +191,6 @@ def codes_of(mask: int) -> list[str]:
         out += table[mask & 255]
         mask >>= 8
     return out
-
-
-def _codes(mask: int) -> tuple[str, ...]:
-    return tuple(codes_of(mask))
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:

@@ -39,7 +39,7 @@ from .errors import IllegalAction
 from .options import EcartOptions, PoigneeOptions
 from .rules import Contract, PoigneeSize, Side, Variant, variant
 from .scoring import Score, score_deal
-from .tricks import Trick
+from .tricks import Trick, last_tricks_of
 from .view import View
 
 
@@ -847,8 +847,7 @@ class Deal:
     def _public_dict(self, last_tricks: int | None, cache: dict[Any, Any]) -> dict[str, Any]:
         """``View.public_dict``, without building the view (``cache``: ``view_parts``'s)."""
         phase = self.phase
-        # max: fewer tricks played than asked for gives them all (a negative start would wrap)
-        tricks = self.tricks if last_tricks is None else self.tricks[max(0, len(self.tricks) - last_tricks):]
+        tricks = last_tricks_of(self.tricks, last_tricks)
         out: dict[str, Any] = {
             "players": self.n, "dealer": self.dealer, "phase": phase.value, "turn": self.turn,
             "hand_sizes": [h.bit_count() for h in self.hands],

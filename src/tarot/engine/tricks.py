@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from .cards import Card
@@ -20,3 +21,9 @@ class Trick(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         return {"leader": self.leader, "cards": [str(c) for c in self.cards], "winner": self.winner}
+
+
+def last_tricks_of(tricks: Sequence[Trick], last: int | None) -> Sequence[Trick]:
+    """The ``last`` tricks (all of them for None, or when fewer were played)."""
+    # max: a negative start would wrap round and give too few
+    return tricks if last is None else tricks[max(0, len(tricks) - last):]

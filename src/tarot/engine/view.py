@@ -9,7 +9,7 @@ from .actions import Action, action_to_dict
 from .cards import Card
 from .options import EcartOptions, PoigneeOptions
 from .rules import Contract
-from .tricks import Trick
+from .tricks import Trick, last_tricks_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +62,7 @@ class View:
 
     def public_dict(self, last_tricks: int | None = None) -> dict[str, Any]:
         """The fields of ``to_dict`` that every seat sees alike."""
-        # max: fewer tricks played than asked for gives them all (a negative start would wrap)
-        tricks = self.tricks if last_tricks is None else self.tricks[max(0, len(self.tricks) - last_tricks):]
+        tricks = last_tricks_of(self.tricks, last_tricks)
         out = {
             "players": self.players,
             "dealer": self.dealer,
