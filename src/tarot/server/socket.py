@@ -10,12 +10,10 @@ websocket messages are the specification's; uvicorn (and Starlette's TestClient)
 from __future__ import annotations
 
 import types
-from collections.abc import Awaitable, Callable, Coroutine, MutableMapping
+from collections.abc import Awaitable, Coroutine
 from typing import Any
 
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
+from starlette.types import Receive, Send
 
 
 class Socket:
