@@ -130,6 +130,33 @@ def test_sqlite_writes_run_on_the_event_loop_thread_and_postgres_ones_on_the_wor
     assert (ran_in == loop_thread) == store.url.startswith("sqlite")
 
 
+def test_worker_thread_writes_are_committed_and_fail_cleanly_once_it_is_gone(tmp_path: Path) -> None:
+    """The worker thread's path (PostgreSQL's; here on SQLite, so that it always runs): writes
+    are committed; once the worker is shut down a write fails at once instead of waiting forever."""
+    url = db_url("sqlite", tmp_path)
+    migrate(url)
+    s = Store(url)
+    s.inline = False
+
+    async def main() -> None:
+        deal = await _table_with_deal(s, "w")
+        await asyncio.gather(*(s.add_action(deal, i, i + 2, {"seat": 0, "play": "1S"}, "player")
+                               for i in range(5)))
+        s._pool.shutdown(wait=True)
+        with pytest.raises(RuntimeError):
+            await asyncio.wait_for(s.add_action(deal, 5, 7, {"seat": 0, "play": "2S"}, "player"), 5)
+
+    try:
+        asyncio.run(main())
+    finally:
+        s.engine.dispose()
+    s2 = Store(url)
+    try:
+        assert s2.count(ActionRow) == 5
+    finally:
+        s2.close()
+
+
 def test_sqlite_wal_is_checkpointed_in_the_background(tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Automatic checkpoints are off (they would fsync inside a commit, on the event loop);

@@ -186,7 +186,8 @@ class LoadedTable:
     deals: list[tuple[DealRow, list[ActionRow]]]
 
 
-Job = tuple[Callable[..., Any], tuple[Any, ...]]  # a write: fn(conn, *args)
+# A write: fn(conn, *args), or for a ``_grouped`` one fn(*args), which gives its row's parameters.
+Job = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
 class Store:
@@ -266,7 +267,15 @@ class Store:
     async def _flush(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
-            self._settle_all(batch, await self.run(self._commit_each, [jobs for jobs, _ in batch]))
+            try:
+                outcomes = await self.run(self._commit_each, [jobs for jobs, _ in batch])
+            except BaseException as e:  # the worker is gone (shut down): no write waits forever
+                for _, done in batch:
+                    _settle(done, e if isinstance(e, Exception) else RuntimeError("the store stopped"))
+                if not isinstance(e, Exception):
+                    raise
+                continue
+            self._settle_all(batch, outcomes)
 
     @staticmethod
     def _settle_all(batch: list[tuple[list[Job], asyncio.Future[list[Any]]]],
@@ -320,7 +329,7 @@ class Store:
             return s.scalar(select(PlayerRow).where(PlayerRow.token_hash == token_hash(token)))
 
     # The writes below are single SQLAlchemy Core statements, not ORM units of work: a busy
-    # server makes hundreds of them a second on the one store thread (docs/performance.md).
+    # server makes hundreds of them a second (docs/performance.md).
     # Each takes the transaction's connection first: ``await store.write(store.save_player, …)``;
     # those marked ``_grouped`` give their row's parameters instead, and ``_commit`` runs them.
 
