@@ -8,6 +8,7 @@ while ``stalled`` is clear, like uvicorn's send while its transport is paused.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import orjson
@@ -98,3 +99,26 @@ def test_a_gone_client_stops_sending_without_an_error() -> None:
         conn.send({"n": 1})
 
     asyncio.run(main())
+
+
+def test_closing_a_client_that_never_reads_ends_within_seconds() -> None:
+    """A client too far behind never reads: neither its pending send nor the close frame (which
+    waits for room in the same buffer) may keep its connection open."""
+
+    class DeafSocket(StallingSocket):
+        async def close(self, code: int = 1000) -> None:
+            await self.writable.wait()  # never set: the close frame cannot be written either
+            await super().close(code)
+
+    async def main() -> float:
+        ws = DeafSocket()
+        conn = _connection(ws)
+        ws.writable.clear()
+        for n in range(BACKLOG_LIMIT + 2):
+            conn.send({"n": n})
+        assert conn.closed
+        start = time.monotonic()
+        await asyncio.wait_for(conn.finish(), 10)
+        return time.monotonic() - start
+
+    assert asyncio.run(main()) < 5

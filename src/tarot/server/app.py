@@ -142,8 +142,6 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
                     conn.close()
                     break
                 await _handle(conn, text)
-        except OSError:  # the client went away during a send (uvicorn's ClientDisconnected)
-            pass
         finally:
             hub.lobby.discard(conn)
             if conn.table is not None:
@@ -166,7 +164,9 @@ class SocketRoute:
         self.session = session
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "websocket" and scope["path"] == scope.get("root_path", "") + self.path:
+        # the path with or without the root path: servers differ (as in Starlette's routing)
+        paths = (self.path, scope.get("root_path", "") + self.path)
+        if scope["type"] == "websocket" and scope["path"] in paths:
             await self.session(Socket(receive, send))
         else:
             await self.app(scope, receive, send)

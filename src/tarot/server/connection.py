@@ -100,8 +100,8 @@ class Connection:
 
     async def _close(self, code: int) -> None:
         await self._sent()
-        with contextlib.suppress(Exception):
-            await self.ws.close(code=code)
+        with contextlib.suppress(Exception):  # a client that does not read cannot hold it open
+            await asyncio.wait_for(self.ws.close(code=code), 1.0)
 
     async def _sent(self) -> None:
         """Let a waiting send end (for at most a second)."""

@@ -24,7 +24,9 @@ class Socket:
         self._send = send
 
     async def accept(self) -> bool:
-        """Take the client's handshake; False if it went away before."""
+        """Take the client's handshake; False if the server says it went away first (uvicorn
+        and the TestClient always give the handshake first; then accepting a client already gone
+        raises OSError, which the server handles)."""
         message = await self._receive()
         if message["type"] != "websocket.connect":
             return False
