@@ -28,6 +28,7 @@ class Tab:
         self.table: Table | None = None
         self.events = 0
         self.kinds: set[str] = set()
+        self.timed = False  # a message held a time left
         self.wrong: list[str] = []  # the table catches what its step raises: kept here instead
 
     def send(self, message: dict[str, Any]) -> None:
@@ -52,7 +53,11 @@ class Tab:
             assert "last_result" in state or msg["event"]["kind"] not in ("deal_end", "game_start")
         else:
             expected = table.view_state(seat)
-        assert state == orjson.loads(orjson.dumps(expected))
+        expected = orjson.loads(orjson.dumps(expected))
+        sent_left, left = state.pop("time_left"), expected.pop("time_left")  # read a moment apart
+        assert (sent_left is None) == (left is None) and (left is None or abs(sent_left - left) < 1)
+        self.timed = self.timed or sent_left is not None
+        assert state == expected
         assert msg["table"] == table.id and msg["version"] == table.version == state["version"]
         missed = table.log.since(table.version - 1, seat)
         assert missed is not None and len(missed) == 1
@@ -88,13 +93,17 @@ def test_every_message_is_the_state_it_stands_for(tmp_path: Path) -> None:
         second_tab.player_id = players[0].player_id
         spectator = Tab("S")
         tabs = [*players, second_tab, spectator]
-        table = await hub.create(players[0], p.TableOptions(players=4, deals=2))  # type: ignore[arg-type]
+        table = await hub.create(players[0], p.TableOptions(players=4, deals=2, move_time=60))  # type: ignore[arg-type]
         for tab in tabs:
             tab.table = table
             await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
         for seat, tab in enumerate(players):
             await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
-        while table.status == "playing":
+        for _ in range(1000):  # two deals are about 160 actions: a stall fails, it does not spin
+            while table.busy or table.queued:  # the actor's turn (a timed table wakes it to re-arm)
+                await asyncio.sleep(0)
+            if table.status != "playing":
+                break
             game = table.game
             assert game is not None and game.current is not None
             deal = game.current.deal
@@ -104,6 +113,7 @@ def test_every_message_is_the_state_it_stands_for(tmp_path: Path) -> None:
             assert deal.turn is not None
             chosen = _choose(deal.view_dicts([deal.turn])[deal.turn])
             await table.deliver(players[deal.turn], p.Act(type="act", action=chosen))  # type: ignore[arg-type]
+        assert table.status == "finished"
         await hub.close()
         store.close()
         return tabs
@@ -112,4 +122,5 @@ def test_every_message_is_the_state_it_stands_for(tmp_path: Path) -> None:
     for tab in tabs:
         assert tab.wrong == []
         assert tab.events > 150  # two deals of cards, and everything around them
+        assert tab.timed  # the move clock was in the messages
         assert {"sit", "game_start", "deal_start", "action", "deal_end", "game_end"} <= tab.kinds

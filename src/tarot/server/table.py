@@ -191,6 +191,7 @@ class Table:
                 await self._gone(client)  # type: ignore[arg-type]
             elif kind == "auto":
                 await self._auto(*payload)
+            # "arm" (from ``deliver``): nothing to handle; ``run`` then waits for the new deadline
         except Exception:  # a bug must not kill the table
             log.exception("table %s: error handling %s", self.id, kind)
             if client is not None:
@@ -480,9 +481,9 @@ class Table:
             await self._start_game()
 
     async def _start_game(self) -> None:
-        self.games_played += 1
         n = self.options.players
-        game = ServerGame(n, self.options.deals, first_dealer=secrets.randbelow(n), number=self.games_played)
+        game = ServerGame(n, self.options.deals, first_dealer=secrets.randbelow(n),
+                          number=self.games_played + 1)
         info = game.new_deal()
         store = self.hub.store
         # The game, its first deal and the table now playing in one write: when many tables
@@ -491,6 +492,7 @@ class Table:
             store.begin_game, self._table_row("playing"),
             (self.id, game.number, n, game.deals, game.first_dealer),
             (info.number, info.dealer, info.seed, info.salt, info.commitment))
+        self.games_played = game.number  # only once stored: a start that failed counts no game
         self.game = game
         self.status = "playing"
         self.last_result = None
@@ -598,15 +600,15 @@ class Table:
             head = p.object_head(alike)
             views = {seat: head + self._own_tail(seat, mine) for seat, mine in own.items()}
         # Each seat's message is put together from JSON pieces, once for all its connections:
-        # {"type":"event","table":…,"version":…,"event":…,"state":{…shared…,"you":…,"version":…,
-        #  "view":…,"time_left":…}} (a test holds it equal to the dict it stands for).
-        version = str(self.version).encode()
-        start = b'{"type":"event","table":' + p.encode(self.id) + b',"version":' + version + b',"event":'
+        # {"type":"event","table":…,"version":…,"event":…,"state":{…shared…,"you":…,"view":…,
+        #  "version":…,"time_left":…}}: view_state's keys (a test holds each message equal to
+        # the table's state when it is sent).
+        start = p.object_head({"type": "event", "table": self.id, "version": self.version}) + b'"event":'
         state = b',"state":{'
         if full:
             keep_result = event.get("kind") in RESULT_EVENTS
             state += p.object_tail(self._shared_state(keep_result))[:-1] + b","
-        end = b',"version":' + version + b',"time_left":' + p.encode(self._time_left(deal)) + b"}}"
+        end = b"," + p.object_tail({"version": self.version, "time_left": self._time_left(deal)}) + b"}"
         texts: dict[int, str] = {}  # one message per seat, shared by its connections
         for c, seat in watchers:
             text = texts.get(seat)
@@ -659,16 +661,12 @@ class Table:
             return None
         return max(0.0, self.turn_started + self.options.move_time - time.monotonic())
 
-    def _view(self, deal: Deal | None, seat: int, view: Any) -> Any:
-        if deal is None:
-            return None
-        return view if view is not None else deal.view_dicts([seat], LAST_TRICKS)[seat]
-
-    def view_state(self, seat: int, view: Any = None) -> dict[str, Any]:
-        """The part of ``state(seat)`` that a card or a bid changes (``view``: already built, as a
-        dict or as serialized JSON)."""
+    def view_state(self, seat: int) -> dict[str, Any]:
+        """The part of ``state(seat)`` that a card or a bid changes (``_record`` sends the same,
+        put together from JSON pieces)."""
         deal = self._deal()
-        return {"you": seat, "version": self.version, "view": self._view(deal, seat, view),
+        return {"you": seat, "version": self.version,
+                "view": None if deal is None else deal.view_dicts([seat], LAST_TRICKS)[seat],
                 "time_left": self._time_left(deal)}
 
     def state(self, seat: int) -> dict[str, Any]:
