@@ -26,7 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import Bot, PlayStats, bot_options, make_bot, play_deal
+from .bots import Bot, PlayStats, bot_options, build_bot, make_bot, play_deal
 from .engine import Contract, Deal, DealRecord
 
 CONTRACTS = tuple(c.name_text for c in Contract)  # prise, garde, garde_sans, garde_contre
@@ -74,13 +74,9 @@ class ArenaConfig:
             raise ValueError(f"think must be a positive number of seconds, not {self.think!r}")
         for role, spec in (("candidate", self.candidate), ("baseline", self.baseline)):
             try:
-                options = bot_options(spec, self.think)
+                build_bot(spec, seed=0, think=self.think)
             except ValueError as exc:
                 raise ValueError(f"{role}: {exc}") from None
-            try:
-                make_bot(spec, seed=0, **options)
-            except Exception as exc:  # a plug-in's constructor may raise anything
-                raise ValueError(f"{role}: cannot build bot {spec!r}: {type(exc).__name__}: {exc}") from None
 
 
 @dataclass

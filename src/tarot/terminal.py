@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from .bots import Bot, bot_options, make_bot
+from .bots import Bot, build_bot
 from .bots.random_bot import poignee_cards
 from .engine import (
     EXCUSE,
@@ -175,9 +175,8 @@ class TerminalGame:
         self.echo = echo  # print what was read (input piped in: makes the transcript readable)
         # Seat 0 speaks first in the first deal (R4: the seat after the dealer).
         self.game = Game(players, deals, first_dealer=players - 1, seed=seed)
-        options = bot_options(bots, think)
         self.bots: dict[int, Bot] = {
-            seat: make_bot(bots, seed=None if seed is None else seed * 10 + seat, **options)
+            seat: build_bot(bots, None if seed is None else seed * 10 + seat, think)
             for seat in range(1, players)
         }
         self.results: list[tuple[str, DealResult]] = []
@@ -594,6 +593,6 @@ def play(players: PlayersOpt = 4, bots: BotsOpt = "heuristic", deals: DealsOpt =
     try:  # the bots are built here: a bad name, option or plug-in is a one-line error
         game = TerminalGame(console, read_line, lang=lang or default_lang(), players=players,
                             deals=deals, bots=bots, seed=seed, think=think, echo=not interactive)
-    except (ValueError, TypeError) as exc:
+    except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--bots/--think") from None
     raise typer.Exit(game.run())

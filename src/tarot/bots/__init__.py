@@ -6,7 +6,8 @@
 
 from .base import Bot
 from .random_bot import RandomBot
-from .registry import BOT_NAMES, bot_class, bot_options, make_bot
+from .registry import BOT_NAMES, bot_class, bot_options, build_bot, make_bot
 from .runner import PlayStats, play_deal
 
-__all__ = ["BOT_NAMES", "Bot", "PlayStats", "RandomBot", "bot_class", "bot_options", "make_bot", "play_deal"]
+__all__ = ["BOT_NAMES", "Bot", "PlayStats", "RandomBot", "bot_class", "bot_options", "build_bot", "make_bot",
+           "play_deal"]

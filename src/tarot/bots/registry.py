@@ -47,3 +47,13 @@ def bot_options(spec: str, think: float | None) -> dict[str, Any]:
 def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
     """A new bot: ``make_bot("search", seed=1, think=0.1)``."""
     return bot_class(spec)(seed=seed, **options)
+
+
+def build_bot(spec: str, seed: int | None, think: float | None) -> Bot:
+    """``make_bot`` with ``bot_options(spec, think)`` for a command: whatever goes wrong (a bad
+    name or option, a plug-in whose constructor raises anything) is a ValueError that says so."""
+    options = bot_options(spec, think)
+    try:
+        return make_bot(spec, seed=seed, **options)
+    except Exception as exc:  # a plug-in's constructor may raise anything
+        raise ValueError(f"cannot build bot {spec!r}: {type(exc).__name__}: {exc}") from None
