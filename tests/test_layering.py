@@ -15,8 +15,9 @@ def imports(path: Path) -> list[tuple[int, str]]:
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found += [(0, alias.name) for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module:
+        elif isinstance(node, ast.ImportFrom) and node.module:  # a name may be a module too
             found.append((node.level, node.module))
+            found += [(node.level, f"{node.module}.{alias.name}") for alias in node.names]
         elif isinstance(node, ast.ImportFrom):  # ``from . import server``: the names are modules
             found += [(node.level, alias.name) for alias in node.names]
     return found
@@ -58,10 +59,12 @@ def test_nothing_imports_the_server() -> None:
 
 def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("import rich\nfrom ..cli import app\nfrom . import server\n")
+    bad.write_text("import rich\nfrom ..cli import app\nfrom . import server\n"
+                   "from tarot import server as s\n")
     found = imports(bad)
     assert (0, "rich") in found and (2, "cli") in found
     assert (1, "server") in found
+    assert (0, "tarot.server") in found
     assert "rich" not in sys.stdlib_module_names
 
 
