@@ -141,13 +141,18 @@ def _view_cards(obj: Any, skip: tuple[str, ...] = ("called", "call")) -> set[str
 
 
 def test_leak_spy_per_seat_never_sees_another_hand(tmp_path: Path) -> None:
-    """A spy at every seat, several games: no card of another hand before it is played or shown."""
+    """A spy at every seat and a spectator, several games: no card of another hand before it is
+    played or shown (a spectator sees no hand at all)."""
     with make_client(db_url("sqlite", tmp_path)) as client:
         for players in (4, 5, 3):
             spies = [Player(client, f"S{i}") for i in range(players)]
             tid = create_table(spies[0], players=players, deals=2)
+            watcher = Player(client, "W")
+            watcher.send({"type": "join", "table": tid})
+            watcher.expect("snapshot")
             sit_everyone(spies, tid)
             drive(spies, seed=players * 7)
+            watcher.until(lambda s: s["table"]["status"] == "finished")
             records = {}
             for m in spies[0].messages:
                 if m["type"] == "event" and m["event"]["kind"] == "deal_end":
@@ -155,6 +160,9 @@ def test_leak_spy_per_seat_never_sees_another_hand(tmp_path: Path) -> None:
             for seat, spy in enumerate(spies):
                 check_spy(spy, seat, records)
                 spy.close()
+            assert sum(1 for m in watcher.messages if m["type"] == "event") > 100  # it watched it all
+            check_spy(watcher, -1, records)
+            watcher.close()
 
 
 def check_spy(spy: Player, seat: int, records: dict[int, dict[str, Any]]) -> None:
@@ -182,7 +190,7 @@ def check_spy(spy: Player, seat: int, records: dict[int, dict[str, Any]]) -> Non
         deal_no = game["deal"]
         rec = records[deal_no]
         view = state["view"]
-        allowed = set(rec["hands"][seat])
+        allowed = set(rec["hands"][seat]) if seat >= 0 else set()  # -1: a spectator
         for t in view["tricks"]:
             allowed |= set(t["cards"])
         allowed |= set(view["trick"])
@@ -198,7 +206,10 @@ def check_spy(spy: Player, seat: int, records: dict[int, dict[str, Any]]) -> Non
         seen = _view_cards(payload)
         leaked = seen - allowed
         assert not leaked, f"seat {seat} saw {sorted(leaked)} in deal {deal_no} ({view['phase']})"
-        assert len(set(view["hand"])) == len(view["hand"]) == view["hand_sizes"][seat]  # well formed
+        if seat >= 0:
+            assert len(set(view["hand"])) == len(view["hand"]) == view["hand_sizes"][seat]  # well formed
+        else:
+            assert view["hand"] == [] and view["legal"] == []
 
 
 def test_bad_inputs_get_errors_and_leave_the_table_unharmed(tmp_path: Path) -> None:
