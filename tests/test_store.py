@@ -113,6 +113,45 @@ def test_deal_ends_of_many_tables_run_each_statement_once(store: Store) -> None:
             assert (table.status, table.version) == ("finished", 100 + i)
 
 
+def test_games_and_deals_started_together_take_a_few_statements_and_get_their_own_ids(store: Store) -> None:
+    """Tables that start a game (or a deal) in the same moment: the games, their first deals
+    and the tables are written by one statement each, and each table gets back the ids of its
+    own rows, in the order it asked (not the order the database chose)."""
+
+    async def main() -> tuple[list[Any], list[Any], list[tuple[str, bool]]]:
+        for i in range(25):
+            await store.write(store.save_table, f"t{i}", None, {"players": 4}, [], "waiting", 1)
+        statements: list[tuple[str, bool]] = []
+        event.listen(store.engine, "before_cursor_execute",
+                     lambda _c, _cur, sql, _p, _ctx, many: statements.append((sql.split()[0], many)))
+        # the tables in a shuffled order, with numbers, dealers and seeds of their own
+        order = [(i * 7) % 25 for i in range(25)]
+        starts = await asyncio.gather(*(store.write(
+            store.begin_game, (f"t{i}", None, {"players": 4}, [{"name": f"p{i}"}], "playing", 10 + i),
+            (f"t{i}", 1 + i % 3, 4, 1 + i, i % 4), (1, (i + 1) % 4, f"seed{i}", f"salt{i}", f"c{i}"))
+            for i in order))
+        begun = len(statements)
+        nexts = await asyncio.gather(*(store.write(
+            store.start_deal, gid, 2, (i + 2) % 4, f"seed{i}b", f"salt{i}b", f"c{i}b")
+            for i, (gid, _) in zip(order, starts, strict=True)))
+        return list(zip(order, starts, nexts, strict=True)), statements[:begun], statements[begun:]
+
+    rows, begin, deal = asyncio.run(main())
+    # one INSERT of games, one of deals, one UPDATE of tables (twice that if the first went alone)
+    assert len(begin) <= 6 and [sql for sql, _ in begin].count("INSERT") <= 4, begin
+    assert len(deal) <= 2 and {sql for sql, _ in deal} == {"INSERT"}, deal
+    with store.engine.connect() as conn:
+        for i, (gid, did), next_did in rows:
+            game = conn.execute(GameRow.__table__.select().where(GameRow.id == gid)).one()
+            assert (game.table_id, game.number, game.deals, game.first_dealer) == (f"t{i}", 1 + i % 3, 1 + i, i % 4)
+            first = conn.execute(DealRow.__table__.select().where(DealRow.id == did)).one()
+            assert (first.game_id, first.number, first.dealer, first.seed) == (gid, 1, (i + 1) % 4, f"seed{i}")
+            second = conn.execute(DealRow.__table__.select().where(DealRow.id == next_did)).one()
+            assert (second.game_id, second.number, second.seed) == (gid, 2, f"seed{i}b")
+            table = conn.execute(TableRow.__table__.select().where(TableRow.id == f"t{i}")).one()
+            assert (table.status, table.version, table.seats) == ("playing", 10 + i, [{"name": f"p{i}"}])
+
+
 def test_sqlite_writes_run_on_the_event_loop_thread_and_postgres_ones_on_the_worker(store: Store) -> None:
     """SQLite commits in the loop's own thread (no GIL handoff to a busy loop); PostgreSQL
     waits for its server, so it keeps the worker thread."""

@@ -127,7 +127,12 @@ _INSERT_GAME = insert(GameRow).returning(GameRow.id)
 _FINISH_GAME = (update(GameRow).where(GameRow.id == bindparam("p_id"))
                 .values(status="finished", totals=bindparam("p_totals"), finished=bindparam("p_finished")))
 _GAME_TOTALS = update(GameRow).where(GameRow.id == bindparam("p_id")).values(totals=bindparam("p_totals"))
-_INSERT_DEAL = insert(DealRow).returning(DealRow.id)
+# The same inserts for many rows in one statement (SQLAlchemy's "insertmanyvalues"): tables
+# that start together cost a few statements, not hundreds. The ids come back in no set order
+# (asking SQLAlchemy for the rows' order makes it insert one row a statement on SQLite), so
+# each comes with its row's key: a table begins one game at a time, a game's deals are unique.
+_INSERT_GAMES = insert(GameRow).returning(GameRow.id, GameRow.table_id)
+_INSERT_DEALS = insert(DealRow).returning(DealRow.id, DealRow.game_id, DealRow.number)
 _FINISH_DEAL = (update(DealRow).where(DealRow.id == bindparam("p_id"))
                 .values(status="done", record=bindparam("p_record"), result=bindparam("p_result")))
 _INSERT_ACTIONS = insert(ActionRow)
@@ -142,6 +147,17 @@ def _grouped(statement: Any) -> Callable[[F], F]:
 
     def mark(fn: F) -> F:
         fn.statement = statement  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
+
+def _batched(method: str) -> Callable[[F], F]:
+    """Marks a write with a result whose jobs a batch runs together: ``Store.<method>(conn,
+    [args, …])`` gives each job's result, in order (as ``_grouped``, for writes that return ids)."""
+
+    def mark(fn: F) -> F:
+        fn.many = method  # type: ignore[attr-defined]
         return fn
 
     return mark
@@ -304,19 +320,33 @@ class Store:
 
     def _commit(self, units: list[list[Job]]) -> list[list[Any]]:
         """One transaction. The writes with no result (``_grouped``) go first, each statement
-        once with all its rows; then the others, in order. The writes of a batch never depend on
-        each other (``write``), and none of a unit's writes needs another's result."""
+        once with all its rows; then the ``_batched`` ones, each kind once for all its jobs; then
+        the others, in order. The writes of a batch never depend on each other (``write``), and
+        none of a unit's writes needs another's result."""
+        results: list[list[Any]] = [[None] * len(jobs) for jobs in units]
         with self.engine.begin() as conn:
             grouped: dict[Any, list[dict[str, Any]]] = {}
-            for jobs in units:
-                for fn, args in jobs:
+            batched: dict[str, list[tuple[int, int, tuple[Any, ...]]]] = {}
+            single: list[tuple[int, int, Callable[..., Any], tuple[Any, ...]]] = []
+            for u, jobs in enumerate(units):
+                for j, (fn, args) in enumerate(jobs):
                     statement = getattr(fn, "statement", None)
+                    many = getattr(fn, "many", None)
                     if statement is not None:
                         grouped.setdefault(statement, []).append(fn(*args))
+                    elif many is not None:
+                        batched.setdefault(many, []).append((u, j, args))
+                    else:
+                        single.append((u, j, fn, args))
             for statement, rows in grouped.items():
                 conn.execute(statement, rows)
-            return [[None if hasattr(fn, "statement") else fn(conn, *args) for fn, args in jobs]
-                    for jobs in units]
+            for many, calls in batched.items():
+                outs = getattr(self, many)(conn, [args for _, _, args in calls])
+                for (u, j, _), out in zip(calls, outs, strict=True):
+                    results[u][j] = out
+            for u, j, fn, args in single:
+                results[u][j] = fn(conn, *args)
+        return results
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
@@ -355,35 +385,62 @@ class Store:
         """Only the status and version of a saved table (its options and seats unchanged)."""
         return {"p_id": tid, "p_status": status, "p_version": version, "p_updated": time.time()}
 
+    @staticmethod
+    def _game_row(tid: str, number: int, players: int, deals: int, first_dealer: int) -> dict[str, Any]:
+        return {"table_id": tid, "number": number, "players": players, "deals": deals,
+                "first_dealer": first_dealer, "status": "playing", "totals": [0] * players,
+                "started": time.time(), "finished": None}
+
+    @staticmethod
+    def _deal_row(gid: int, number: int, dealer: int, seed: str, salt: str,
+                  commitment: str) -> dict[str, Any]:
+        return {"game_id": gid, "number": number, "dealer": dealer, "seed": seed, "salt": salt,
+                "commitment": commitment, "status": "playing", "record": None, "result": None}
+
     def start_game(self, conn: Connection, tid: str, number: int, players: int, deals: int,
                    first_dealer: int) -> int:
-        gid = conn.execute(_INSERT_GAME, {
-            "table_id": tid, "number": number, "players": players, "deals": deals,
-            "first_dealer": first_dealer, "status": "playing", "totals": [0] * players,
-            "started": time.time(), "finished": None,
-        }).scalar_one()
-        return int(gid)
+        return int(conn.execute(_INSERT_GAME, self._game_row(tid, number, players, deals,
+                                                              first_dealer)).scalar_one())
 
+    @_batched("begin_games")
     def begin_game(self, conn: Connection, table: tuple[Any, ...], game: tuple[Any, ...],
                    deal: tuple[Any, ...]) -> tuple[int, int]:
         """A game's start: its row (``start_game``'s arguments), its first deal's (``start_deal``'s,
-        without the game id) and the table's (``save_table``'s); the game's and the deal's ids."""
-        gid = self.start_game(conn, *game)
-        did = self.start_deal(conn, gid, *deal)
-        self.save_table(conn, *table)
-        return gid, did
+        without the game id) and the table's (``save_table``'s, for a table already saved); the
+        game's and the deal's ids."""
+        return self.begin_games(conn, [(table, game, deal)])[0]
+
+    def begin_games(self, conn: Connection, starts: list[tuple[tuple[Any, ...], tuple[Any, ...],
+                                                                tuple[Any, ...]]]) -> list[tuple[int, int]]:
+        """``begin_game`` for many tables: three statements in all."""
+        games = [self._game_row(*game) for _, game, _ in starts]
+        by_table = {tid: gid for gid, tid in conn.execute(_INSERT_GAMES, games)}
+        gids = [int(by_table[g["table_id"]]) for g in games]
+        dids = self._insert_deals(conn, [(gid, *deal) for gid, (_, _, deal) in zip(gids, starts, strict=True)])
+        now = time.time()
+        conn.execute(_UPDATE_TABLE, [
+            {"p_id": tid, "p_host": host, "p_options": options, "p_seats": seats, "p_status": status,
+             "p_version": version, "p_updated": now}
+            for (tid, host, options, seats, status, version), _, _ in starts])
+        return list(zip(gids, dids, strict=True))
 
     @_grouped(_FINISH_GAME)
     def finish_game(self, gid: int, totals: list[int]) -> dict[str, Any]:
         return {"p_id": gid, "p_totals": totals, "p_finished": time.time()}
 
+    @_batched("start_deals")
     def start_deal(self, conn: Connection, gid: int, number: int, dealer: int, seed: str, salt: str,
                    commitment: str) -> int:
-        did = conn.execute(_INSERT_DEAL, {
-            "game_id": gid, "number": number, "dealer": dealer, "seed": seed, "salt": salt,
-            "commitment": commitment, "status": "playing", "record": None, "result": None,
-        }).scalar_one()
-        return int(did)
+        return self.start_deals(conn, [(gid, number, dealer, seed, salt, commitment)])[0]
+
+    def start_deals(self, conn: Connection, deals: list[tuple[Any, ...]]) -> list[int]:
+        """``start_deal`` for many deals: one statement."""
+        return self._insert_deals(conn, deals)
+
+    def _insert_deals(self, conn: Connection, deals: list[tuple[Any, ...]]) -> list[int]:
+        rows = [self._deal_row(*d) for d in deals]
+        ids = {(gid, number): did for did, gid, number in conn.execute(_INSERT_DEALS, rows)}
+        return [int(ids[r["game_id"], r["number"]]) for r in rows]
 
     async def add_action(self, deal_id: int, index: int, version: int, action: dict[str, Any],
                          by: str) -> None:
