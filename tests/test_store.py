@@ -143,9 +143,11 @@ def test_games_and_deals_started_together_take_a_few_statements_and_get_their_ow
     with store.engine.connect() as conn:
         for i, (gid, did), next_did in rows:
             game = conn.execute(GameRow.__table__.select().where(GameRow.id == gid)).one()
-            assert (game.table_id, game.number, game.deals, game.first_dealer) == (f"t{i}", 1 + i % 3, 1 + i, i % 4)
+            assert (game.table_id, game.number, game.deals, game.first_dealer) == (
+                f"t{i}", 1 + i % 3, 1 + i, i % 4)
             first = conn.execute(DealRow.__table__.select().where(DealRow.id == did)).one()
-            assert (first.game_id, first.number, first.dealer, first.seed) == (gid, 1, (i + 1) % 4, f"seed{i}")
+            assert (first.game_id, first.number, first.dealer, first.seed) == (
+                gid, 1, (i + 1) % 4, f"seed{i}")
             second = conn.execute(DealRow.__table__.select().where(DealRow.id == next_did)).one()
             assert (second.game_id, second.number, second.seed) == (gid, 2, f"seed{i}b")
             table = conn.execute(TableRow.__table__.select().where(TableRow.id == f"t{i}")).one()

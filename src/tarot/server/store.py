@@ -416,7 +416,8 @@ class Store:
         games = [self._game_row(*game) for _, game, _ in starts]
         by_table = {tid: gid for gid, tid in conn.execute(_INSERT_GAMES, games)}
         gids = [int(by_table[g["table_id"]]) for g in games]
-        dids = self._insert_deals(conn, [(gid, *deal) for gid, (_, _, deal) in zip(gids, starts, strict=True)])
+        dids = self._insert_deals(conn, [(gid, *deal)
+                                         for gid, (_, _, deal) in zip(gids, starts, strict=True)])
         now = time.time()
         conn.execute(_UPDATE_TABLE, [
             {"p_id": tid, "p_host": host, "p_options": options, "p_seats": seats, "p_status": status,
