@@ -140,13 +140,52 @@ _INSERT_ACTIONS = insert(ActionRow)
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _grouped(statement: Any) -> Callable[[F], F]:
+class _Rows:
+    """A statement that a batch runs once with many rows, on the driver's own ``executemany``.
+
+    Through SQLAlchemy Core, each row cost about 5 µs of parameter handling in Python (its
+    type processors, its execution context), more than the database took to write it: a busy
+    server writes thousands of such rows a second (docs/performance.md). So the statement is
+    compiled by SQLAlchemy once per database and key set, and the rows go to the driver as they
+    are, the JSON columns (``json``) serialized here as SQLAlchemy would have."""
+
+    def __init__(self, statement: Any, json: tuple[str, ...] = ()) -> None:
+        self.statement = statement
+        self.json = json
+        self._compiled: dict[tuple[str, tuple[str, ...]],
+                             tuple[str, tuple[str, ...] | None, dict[str, Any]]] = {}
+
+    def run(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
+        keys = tuple(rows[0])
+        found = self._compiled.get((conn.dialect.name, keys))
+        if found is None:
+            compiled = self.statement.compile(dialect=conn.dialect, column_keys=list(keys))
+            # the statement's own values (``status="done"``) are parameters too
+            fixed = {k: v for k, v in compiled.params.items() if k not in keys}
+            # qmark (SQLite) takes tuples in the statement's order; pyformat (psycopg) dicts
+            order = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
+            found = self._compiled[conn.dialect.name, keys] = (str(compiled), order, fixed)
+        sql, order, fixed = found
+        for key in self.json:
+            for row in rows:
+                row[key] = _json(row[key])
+        if fixed:
+            rows = [row | fixed for row in rows]
+        params: list[Any] = rows if order is None else [tuple(row[k] for k in order) for row in rows]
+        cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
+        try:
+            cursor.executemany(sql, params)
+        finally:
+            cursor.close()
+
+
+def _grouped(rows: _Rows) -> Callable[[F], F]:
     """Marks a write with no result that gives its row's parameters (without a connection): a
     batch runs each such statement once with the rows of every table (executemany), not once per
     table, so hundreds of tables that end a deal together cost a few statements, not a thousand."""
 
     def mark(fn: F) -> F:
-        fn.statement = statement  # type: ignore[attr-defined]
+        fn.statement = rows  # type: ignore[attr-defined]
         return fn
 
     return mark
@@ -325,7 +364,7 @@ class Store:
         none of a unit's writes needs another's result."""
         results: list[list[Any]] = [[None] * len(jobs) for jobs in units]
         with self.engine.begin() as conn:
-            grouped: dict[Any, list[dict[str, Any]]] = {}
+            grouped: dict[_Rows, list[dict[str, Any]]] = {}
             batched: dict[str, list[tuple[int, int, tuple[Any, ...]]]] = {}
             single: list[tuple[int, int, Callable[..., Any], tuple[Any, ...]]] = []
             for u, jobs in enumerate(units):
@@ -339,7 +378,7 @@ class Store:
                     else:
                         single.append((u, j, fn, args))
             for statement, rows in grouped.items():
-                conn.execute(statement, rows)
+                statement.run(conn, rows)
             for many, calls in batched.items():
                 outs = getattr(self, many)(conn, [args for _, _, args in calls])
                 for (u, j, _), out in zip(calls, outs, strict=True):
@@ -380,7 +419,7 @@ class Store:
         if done.rowcount == 0:
             conn.execute(_INSERT_TABLE, {"id": tid, "created": now, **values})
 
-    @_grouped(_TABLE_STATUS)
+    @_grouped(_Rows(_TABLE_STATUS))
     def set_table_status(self, tid: str, status: str, version: int) -> dict[str, Any]:
         """Only the status and version of a saved table (its options and seats unchanged)."""
         return {"p_id": tid, "p_status": status, "p_version": version, "p_updated": time.time()}
@@ -425,7 +464,7 @@ class Store:
             for (tid, host, options, seats, status, version), _, _ in starts])
         return list(zip(gids, dids, strict=True))
 
-    @_grouped(_FINISH_GAME)
+    @_grouped(_Rows(_FINISH_GAME, json=("p_totals",)))
     def finish_game(self, gid: int, totals: list[int]) -> dict[str, Any]:
         return {"p_id": gid, "p_totals": totals, "p_finished": time.time()}
 
@@ -450,17 +489,17 @@ class Store:
                "by": by, "created": time.time()}
         await self.write(self.insert_action, row)
 
-    @_grouped(_INSERT_ACTIONS)
+    @_grouped(_Rows(_INSERT_ACTIONS, json=("action",)))
     def insert_action(self, row: dict[str, Any]) -> dict[str, Any]:
         return row
 
-    @_grouped(_FINISH_DEAL)
+    @_grouped(_Rows(_FINISH_DEAL, json=("p_record", "p_result")))
     def finish_deal(self, deal_id: int, record: dict[str, Any] | orjson.Fragment,
                     result: dict[str, Any]) -> dict[str, Any]:
         """``record``: the ``tarot-deal/1`` record, or its JSON (``protocol.serialized``)."""
         return {"p_id": deal_id, "p_record": record, "p_result": result}
 
-    @_grouped(_GAME_TOTALS)
+    @_grouped(_Rows(_GAME_TOTALS, json=("p_totals",)))
     def game_totals(self, gid: int, totals: list[int]) -> dict[str, Any]:
         """The running totals of a game that goes on (``finish_game`` writes the last ones)."""
         return {"p_id": gid, "p_totals": totals}
