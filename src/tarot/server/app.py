@@ -156,7 +156,13 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
 class SocketRoute:
     """``path``'s websockets served by ``session`` on the ASGI server's own ``receive`` and
     ``send`` (``socket.Socket``), ahead of the application's middleware; everything else goes on
-    to the application. A pure ASGI middleware."""
+    to the application. A pure ASGI middleware.
+
+    The session runs in a task of its own, which the ASGI call awaits: a coroutine is resumed
+    through every frame that awaits it, and the session is resumed two or three times a card
+    (each message, each store write). In the ASGI call's own task that was the eight frames of
+    uvicorn's and the application's middleware each time (docs/performance.md). Cancelling the
+    ASGI call cancels the task; the session's errors reach the middleware as before."""
 
     def __init__(self, app: ASGIApp, path: str, session: Callable[[Socket], Awaitable[None]]) -> None:
         self.app = app
@@ -167,6 +173,6 @@ class SocketRoute:
         # the path with or without the root path: servers differ (as in Starlette's routing)
         paths = (self.path, scope.get("root_path", "") + self.path)
         if scope["type"] == "websocket" and scope["path"] in paths:
-            await self.session(Socket(receive, send))
+            await asyncio.create_task(self.session(Socket(receive, send)))
         else:
             await self.app(scope, receive, send)
