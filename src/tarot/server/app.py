@@ -8,8 +8,9 @@ import contextlib
 import gc
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
@@ -164,7 +165,8 @@ class SocketRoute:
     uvicorn's and the application's middleware each time (docs/performance.md). Cancelling the
     ASGI call cancels the task; the session's errors reach the middleware as before."""
 
-    def __init__(self, app: ASGIApp, path: str, session: Callable[[Socket], Awaitable[None]]) -> None:
+    def __init__(self, app: ASGIApp, path: str,
+                 session: Callable[[Socket], Coroutine[Any, Any, None]]) -> None:
         self.app = app
         self.path = path
         self.session = session
