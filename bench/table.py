@@ -1,0 +1,158 @@
+"""The server's own work per action, without the network: the tables, the engine and the store.
+
+`bench/server.py` measures the whole site (uvicorn, websockets, two processes on two cores), and
+on this machine its figures move by a sixth from one run to the next. This one runs in one
+process, with no sockets: N tables of the real `Hub`, `Table`, `Connection` and store (a fresh
+SQLite file), each seat a connection whose socket only keeps the last message it was sent. Each
+action goes in as the text a browser would send, through the same handler as the websocket
+session (`app._handle`), and the tables play concurrently, so the store groups their writes as
+it does under load. It prints the CPU time per action of that server side; choosing the actions
+(reading the seat's last message, as the websocket clients do) is timed apart and left out.
+
+    .venv/bin/python bench/table.py [--tables 200] [--deals 1] [--runs 5] [--profile]
+
+Use it to compare two versions of the server's code: its figure varies much less than
+`bench/server.py`'s. It does not include the web stack (reading frames, writing to sockets),
+which is about half of a real action's cost (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import pstats
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).parent))
+from server import choose  # the websocket clients' choice of a legal action
+from tarot.server import protocol as p
+from tarot.server.app import _handle, tune_gc
+from tarot.server.connection import Connection
+from tarot.server.store import Store, migrate
+from tarot.server.table import Hub, Table
+
+
+class LastMessage:
+    """A socket that sends nowhere and keeps the last message (a ``socket.Socket`` stand-in)."""
+
+    def __init__(self) -> None:
+        self.last = ""
+
+    async def send_text(self, text: str) -> None:
+        self.last = text
+
+    async def close(self, code: int = 1000) -> None:
+        pass
+
+
+class Driver:
+    def __init__(self) -> None:
+        self.seconds = 0.0  # spent choosing actions (not the server's work)
+        self.actions = 0
+
+
+async def seat_everyone(hub: Hub, players: int, deals: int, n: int) -> tuple[Table, list[Connection]]:
+    conns = []
+    for seat in range(players):
+        c = Connection(LastMessage(), hub)  # type: ignore[arg-type]
+        c.player_id, c.name = f"t{n}p{seat}", f"P{seat}"
+        conns.append(c)
+    table = await hub.create(conns[0], p.TableOptions(players=players, deals=deals))  # type: ignore[arg-type]
+    for c in conns:
+        c.table = table
+        await table.deliver(c, p.Join(type="join", table=table.id))
+    return table, conns
+
+
+async def play(table: Table, conns: list[Connection], driver: Driver, go: asyncio.Event) -> None:
+    await go.wait()
+    await _handle(conns[-1], orjson.dumps({"type": "sit", "seat": len(conns) - 1}).decode())
+    while table.status == "playing":
+        assert table.game is not None and table.game.current is not None
+        seat = table.game.current.deal.turn
+        if seat is None:  # between deals (the next one starts within the same call)
+            await asyncio.sleep(0)
+            continue
+        t0 = time.perf_counter()
+        view = orjson.loads(conns[seat].ws.last)["state"]["view"]  # type: ignore[attr-defined]
+        text = orjson.dumps({"type": "act", "action": choose(view)}).decode()
+        driver.seconds += time.perf_counter() - t0
+        driver.actions += 1
+        await _handle(conns[seat], text)
+
+
+async def one_run(args: argparse.Namespace) -> tuple[int, float, float, float, int]:
+    """Actions, wall seconds, CPU seconds, the driver's seconds, tables unfinished."""
+    with tempfile.TemporaryDirectory() as tmp:
+        url = f"sqlite:///{Path(tmp) / 'tarot.sqlite3'}"
+        migrate(url)
+        store = Store(url)
+        hub = Hub(store)
+        hub.lobby_changed = lambda: None  # type: ignore[method-assign]  # no lobby here
+        driver = Driver()
+        go = asyncio.Event()
+        seated = []
+        for n in range(args.tables):
+            table, conns = await seat_everyone(hub, args.players, args.deals, n)
+            for seat, c in enumerate(conns[:-1]):  # the last seat sits when the run starts
+                await _handle(c, orjson.dumps({"type": "sit", "seat": seat}).decode())
+            seated.append((table, conns))
+        games = [asyncio.create_task(play(t, cs, driver, go)) for t, cs in seated]
+        profile = cProfile.Profile() if args.profile else None
+        cpu0, wall0 = time.thread_time(), time.perf_counter()
+        if profile:
+            profile.enable()
+        go.set()
+        await asyncio.gather(*games)
+        if profile:
+            profile.disable()
+        cpu, wall = time.thread_time() - cpu0, time.perf_counter() - wall0
+        unfinished = sum(t.status != "finished" for t, _ in seated)
+        await hub.close()
+        store.close()
+    if profile:
+        pstats.Stats(profile).sort_stats("tottime").print_stats(args.profile_lines)
+    return driver.actions, wall, cpu, driver.seconds, unfinished
+
+
+async def main_async(args: argparse.Namespace) -> int:
+    figures = []
+    for i in range(args.runs):
+        actions, wall, cpu, chose, unfinished = await one_run(args)
+        us = (cpu - chose) / actions * 1e6
+        figures.append(us)
+        print(f"run={i + 1} actions={actions} seconds={wall:.2f} cpu_s={cpu:.2f} "
+              f"server_per_driver={(cpu - chose) / chose:.2f} "
+              f"server_us_per_action={us:.1f} driver_us_per_action={chose / actions * 1e6:.1f} "
+              f"unfinished={unfinished}")
+        if unfinished:
+            return 1
+    figures.sort()
+    print(f"tables={args.tables} players={args.players} deals={args.deals} runs={args.runs}")
+    # the least is the figure to compare: this machine only ever adds time (docs/performance.md)
+    print(f"server_us_per_action_min={figures[0]:.1f}")
+    print(f"server_us_per_action_median={figures[len(figures) // 2]:.1f}")
+    return 0
+
+
+def main() -> int:
+    tune_gc()  # as `tarot serve` does
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--players", type=int, choices=(3, 4, 5), default=4)
+    ap.add_argument("--deals", type=int, default=1)
+    ap.add_argument("--runs", type=int, default=5, help="runs in a row (the first warms up)")
+    ap.add_argument("--profile", action="store_true", help="print the functions that took the most time")
+    ap.add_argument("--profile-lines", type=int, default=30)
+    args = ap.parse_args()
+    return asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
