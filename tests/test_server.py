@@ -636,6 +636,45 @@ def test_versions_go_on_after_a_restart_of_a_finished_table(url: str) -> None:
             pl.close()
 
 
+def test_versions_after_a_restart_are_past_events_that_were_never_stored(url: str) -> None:
+    """A seat's presence is sent but not stored: after a restart, the versions a client saw
+    before it (those events included) are all older than the table's new ones, so a client
+    coming back with its last version gets a snapshot, not events numbered like ones it has."""
+    with make_client(url) as client:
+        players = [Player(client, name) for name in "ABC"]
+        tid = create_table(players[0], players=3, deals=1)
+        sit_everyone(players, tid)
+        drive(players, until_finished=False, max_actions=4, seed=3)
+        players[2].close()  # presence: away, then back (two events, neither stored)
+        players[2] = Player(client, "C", token=players[2].token)
+        players[2].send({"type": "join", "table": tid})
+        players[2].expect("snapshot")
+        a = players[0]
+        events = [a.expect("event")["event"]]
+        while events[-1] != {"kind": "presence", "seat": 2, "away": False}:
+            events.append(a.expect("event")["event"])
+        assert events[-2] == {"kind": "presence", "seat": 2, "away": True}
+        seen = a.version
+        tokens = [pl.token for pl in players]
+        for pl in players:
+            pl.close()
+    with make_client(url) as client:  # a new process on the same database
+        a = Player(client, "A", token=tokens[0])
+        a.send({"type": "join", "table": tid, "since": seen})
+        got = [a.recv()]  # A's own presence (back), then the snapshot; no ``missed``
+        while got[-1]["type"] != "snapshot":
+            got.append(a.recv())
+        assert [m["type"] for m in got] == ["event", "snapshot"]
+        assert all(m["version"] > seen for m in got), ([m["version"] for m in got], seen)
+        b = Player(client, "B", token=tokens[1])
+        b.send({"type": "join", "table": tid})
+        b.expect("snapshot")
+        back = a.expect("event")  # B is back: the first event after the restart
+        assert back["event"]["kind"] == "presence" and back["version"] > seen
+        a.close()
+        b.close()
+
+
 def _stored_game(url: str, tid: str) -> tuple[str, str, list[int]]:
     """The stored table's status, and its last game's status and totals."""
     from tarot.server.store import Store

@@ -36,6 +36,7 @@ log = logging.getLogger("tarot.server")
 # About two deals: enough to catch up a short disconnection; older gaps get a snapshot, which
 # holds everything. Kept small because every table's log stays in memory (and in the GC's way).
 LOG_SIZE = 200
+RESTART_GAP = 1000  # versions skipped at a restart: far more events than a table sends unstored
 
 
 class Client(Protocol):
@@ -725,7 +726,12 @@ class Table:
                     game.close_deal()
             t.game = game
             t.status = "playing"
-        t.version += 1  # events after a restart are new; older clients get a snapshot
+        # Some events are sent without being stored (a seat's presence; a game's or a deal's start
+        # before its first card), so clients may have seen versions past the stored one. The
+        # numbering jumps far past them: every version seen before the restart is then older than
+        # anything in the new log, and a client that comes back with one gets a snapshot, never
+        # events of the new numbering taken for ones it has seen.
+        t.version += RESTART_GAP
         return t
 
 
