@@ -163,9 +163,10 @@ class TableRun:
 
 def merge_state(state: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, Any]:
     """A snapshot's state is whole; an event's holds only the keys that changed."""
+    update: dict[str, Any] = msg["state"]
     if msg["type"] == "snapshot" or state is None:
-        return dict(msg["state"])
-    return state | msg["state"]
+        return dict(update)
+    return state | update
 
 
 def choose(view: dict[str, Any]) -> dict[str, Any]:
@@ -209,7 +210,7 @@ def _read_inbox() -> None:
         client.handle(raw, now)
 
 
-class Client(WSListener):  # type: ignore[misc]
+class Client(WSListener):
     """One seat: a picows listener; each message is stamped in the read callback (``INBOX``)."""
 
     def __init__(self, run: TableRun, seat: int, stats: Stats, think: float) -> None:

@@ -57,7 +57,7 @@ SERVER = textwrap.dedent('''
 ''')
 
 
-class Seat(WSListener):  # type: ignore[misc]
+class Seat(WSListener):
     def __init__(self, seat: int, actions: int, latencies: list[float], done: asyncio.Future[None]) -> None:
         super().__init__()
         self.seat, self.actions, self.latencies, self.done = seat, actions, latencies, done
@@ -97,7 +97,7 @@ async def drive(port: int, tables: int, actions: int) -> dict[str, Any]:
         games.append(done)
         for s in range(4):
             seat = Seat(s, actions, latencies, done)
-            await ws_connect(lambda seat=seat: seat, f"ws://127.0.0.1:{port}/ws")  # type: ignore[misc]
+            await ws_connect(lambda seat=seat: seat, f"ws://127.0.0.1:{port}/ws")
             assert seat.transport is not None
             seat.transport.send(WSMsgType.TEXT, dumps({"type": "join", "table": t}))
             seats.append(seat)
