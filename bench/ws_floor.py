@@ -4,7 +4,8 @@
 
 The same shape of traffic as ``bench/server.py`` without the game: N tables of 4 websocket
 clients (picows), one "action" in flight per table; the server (uvicorn, the same options as
-``tarot serve``, a bare Starlette websocket endpoint) answers each action with one message of
+``tarot serve``, and the site's own websocket path: ``app.SocketRoute`` and ``socket.Socket``)
+answers each action with one message of
 ``--size`` bytes to each of the table's 4 seats, and the next seat answers at once. No engine,
 no views, no database. The actions per second and the latency it prints are the ceiling that
 ``bench/server.py`` can approach on the same machine (docs/performance.md).
@@ -21,7 +22,11 @@ import subprocess
 import sys
 import textwrap
 import time
+from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+from server import free_port, quantile  # the same as bench/server.py's
 
 try:
     import uvloop
@@ -33,17 +38,19 @@ except ImportError:  # pragma: no cover
 SERVER = textwrap.dedent('''
     import os, orjson, uvicorn
     from starlette.applications import Starlette
-    from starlette.routing import WebSocketRoute
+    from tarot.server.app import SocketRoute
     PAD = "x" * int(os.environ["FLOOR_SIZE"])
     tables = {}
-    async def endpoint(ws):
-        await ws.accept()
+    async def session(ws):  # on the site's own websocket path (app.SocketRoute, socket.Socket)
+        if not await ws.accept():
+            return
+        tid = None
         while True:
-            m = await ws.receive()
-            if m["type"] == "websocket.disconnect":
+            text = await ws.receive_text()
+            if text is None:
                 tables.pop(tid, None)
                 return
-            msg = orjson.loads(m["text"])
+            msg = orjson.loads(text)
             if msg["type"] == "join":
                 tid = msg["table"]
                 tables.setdefault(tid, []).append(ws)
@@ -51,7 +58,7 @@ SERVER = textwrap.dedent('''
             for seat, c in enumerate(tables[tid]):
                 await c.send_text(orjson.dumps({"v": msg["v"] + 1, "turn": (msg["seat"] + 1) % 4,
                                                 "you": seat, "pad": PAD}).decode())
-    app = Starlette(routes=[WebSocketRoute("/ws", endpoint)])
+    app = SocketRoute(Starlette(), path="/ws", session=session)
     uvicorn.run(app, host="127.0.0.1", port=int(os.environ["FLOOR_PORT"]), log_level="warning",
                 ws_per_message_deflate=False)
 ''')
@@ -113,8 +120,8 @@ async def drive(port: int, tables: int, actions: int) -> dict[str, Any]:
     lat = sorted(latencies)
     return {"tables": tables, "actions": len(lat), "seconds": f"{seconds:.2f}",
             "actions_per_s": f"{len(lat) / seconds:.0f}",
-            "latency_ms_median": f"{lat[len(lat) // 2] * 1000:.1f}",
-            "latency_ms_p99": f"{lat[int(len(lat) * 0.99)] * 1000:.1f}"}
+            "latency_ms_median": f"{quantile(lat, 0.5) * 1000:.1f}",
+            "latency_ms_p99": f"{quantile(lat, 0.99) * 1000:.1f}"}
 
 
 def main() -> int:
@@ -123,9 +130,7 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=78, help="actions per table")
     parser.add_argument("--size", type=int, default=700, help="bytes of each message sent to a seat")
     args = parser.parse_args()
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     env = os.environ | {"FLOOR_PORT": str(port), "FLOOR_SIZE": str(args.size)}
     server = subprocess.Popen([sys.executable, "-c", SERVER], env=env, start_new_session=True)
     try:
