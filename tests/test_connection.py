@@ -38,6 +38,17 @@ def _connection(ws: StallingSocket) -> Connection:
     return Connection(ws, hub=None)  # type: ignore[arg-type]
 
 
+def _overflowed(ws: StallingSocket) -> Connection:
+    """A connection whose socket stopped taking messages, sent one more than its backlog holds:
+    it is closed."""
+    conn = _connection(ws)
+    ws.writable.clear()
+    for n in range(BACKLOG_LIMIT + 2):
+        conn.send({"n": n})
+    assert conn.closed
+    return conn
+
+
 def test_messages_go_out_at_once_when_the_socket_takes_them() -> None:
     async def main() -> None:
         ws = StallingSocket()
@@ -72,11 +83,7 @@ def test_a_send_that_must_wait_keeps_the_order_of_what_follows() -> None:
 def test_a_client_too_far_behind_is_closed() -> None:
     async def main() -> None:
         ws = StallingSocket()
-        conn = _connection(ws)
-        ws.writable.clear()
-        for n in range(BACKLOG_LIMIT + 2):
-            conn.send({"n": n})
-        assert conn.closed
+        conn = _overflowed(ws)
         ws.writable.set()
         await asyncio.sleep(0.05)
         assert ws.closed_with == CLOSE_POLICY
@@ -111,12 +118,7 @@ def test_closing_a_client_that_never_reads_ends_within_seconds() -> None:
             await super().close(code)
 
     async def main() -> float:
-        ws = DeafSocket()
-        conn = _connection(ws)
-        ws.writable.clear()
-        for n in range(BACKLOG_LIMIT + 2):
-            conn.send({"n": n})
-        assert conn.closed
+        conn = _overflowed(DeafSocket())
         start = time.monotonic()
         await asyncio.wait_for(conn.finish(), 10)
         return time.monotonic() - start
