@@ -82,6 +82,8 @@ def test_a_failing_write_fails_alone_and_leaves_nothing_of_its_unit(store: Store
     assert len(games) == 2
     assert [g.id for g in games if g.table_id == "t-good"] == [good_game]  # the result is its row's
     assert store.count(ActionRow) == 1
+    with store.sessions() as s:  # written again, alone, after the batch failed: still the same
+        assert s.scalars(select(ActionRow)).one().action == {"seat": 0, "bid": "pass"}
 
 
 def _grouped_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:

@@ -166,12 +166,12 @@ class _Rows:
             order = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
             found = self._compiled[conn.dialect.name, keys] = (str(compiled), order, fixed)
         sql, order, fixed = found
-        for key in self.json:
-            for row in rows:
-                row[key] = _json(row[key])
-        if fixed:
-            rows = [row | fixed for row in rows]
-        params: list[Any] = rows if order is None else [tuple(row[k] for k in order) for row in rows]
+        params: list[Any] = []
+        for row in rows:
+            # a new dict: the rows are the jobs' own, and a batch that failed passes them again
+            # (``Store._commit_each``), so serializing in place would serialize them twice
+            row = row | fixed | {key: _json(row[key]) for key in self.json}
+            params.append(row if order is None else tuple(row[k] for k in order))
         cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
             cursor.executemany(sql, params)
