@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from sqlalchemy import event, select
+from sqlalchemy import event, insert, select
 
 from server_harness import db_url
 from tarot.server.store import ActionRow, DealRow, GameRow, Store, TableRow, _Rows, migrate
@@ -31,9 +31,15 @@ def _commits(store: Store) -> list[int]:
     return seen
 
 
+def start_game(conn: Any, tid: str, number: int, players: int, deals: int, first_dealer: int) -> int:
+    """A write of a game's row alone (the server writes it with its first deal: ``begin_game``)."""
+    row = Store._game_row(tid, number, players, deals, first_dealer)
+    return int(conn.execute(insert(GameRow).returning(GameRow.id), row).scalar_one())
+
+
 async def _table_with_deal(store: Store, tid: str) -> int:
     await store.write(store.save_table, tid, None, {}, [], "playing", 1)
-    gid = await store.write(store.start_game, tid, 1, 4, 1, 0)
+    gid = await store.write(start_game, tid, 1, 4, 1, 0)
     return await store.write(store.start_deal, gid, 1, 0, "seed", "salt", "c")
 
 
@@ -65,7 +71,7 @@ def test_a_failing_write_fails_alone_and_leaves_nothing_of_its_unit(store: Store
     async def main() -> int:
         deal = await _table_with_deal(store, "ok")
         good = store.write_all([(store.save_table, ("t-good", None, {}, [], "waiting", 1)),
-                                (store.start_game, ("t-good", 1, 4, 1, 0))])
+                                (start_game, ("t-good", 1, 4, 1, 0))])
         bad = store.write_all([(store.save_table, ("t-bad", None, {}, [], "waiting", 1)), (broken, ())])
         action = store.add_action(deal, 0, 2, {"seat": 0, "bid": "pass"}, "player")
         results = await asyncio.gather(good, bad, action, return_exceptions=True)

@@ -123,7 +123,6 @@ _TABLE_STATUS = (update(TableRow).where(TableRow.id == bindparam("p_id"))
                  .values(status=bindparam("p_status"), version=bindparam("p_version"),
                          updated=bindparam("p_updated")))
 _INSERT_TABLE = insert(TableRow)
-_INSERT_GAME = insert(GameRow).returning(GameRow.id)
 _FINISH_GAME = (update(GameRow).where(GameRow.id == bindparam("p_id"))
                 .values(status="finished", totals=bindparam("p_totals"), finished=bindparam("p_finished")))
 _GAME_TOTALS = update(GameRow).where(GameRow.id == bindparam("p_id")).values(totals=bindparam("p_totals"))
@@ -412,12 +411,21 @@ class Store:
 
     def save_table(self, conn: Connection, tid: str, host: str | None, options: dict[str, Any],
                    seats: list[Any], status: str, version: int) -> None:
-        now = time.time()
-        values = {"host": host, "options": options, "seats": seats, "status": status,
-                  "version": version, "updated": now}
-        done = conn.execute(_UPDATE_TABLE, {"p_id": tid, **{f"p_{k}": v for k, v in values.items()}})
+        values = self._table_values(host, options, seats, status, version)
+        done = conn.execute(_UPDATE_TABLE, self._table_update(tid, values))
         if done.rowcount == 0:
-            conn.execute(_INSERT_TABLE, {"id": tid, "created": now, **values})
+            conn.execute(_INSERT_TABLE, {"id": tid, "created": values["updated"], **values})
+
+    @staticmethod
+    def _table_values(host: str | None, options: dict[str, Any], seats: list[Any], status: str,
+                      version: int) -> dict[str, Any]:
+        return {"host": host, "options": options, "seats": seats, "status": status,
+                "version": version, "updated": time.time()}
+
+    @staticmethod
+    def _table_update(tid: str, values: dict[str, Any]) -> dict[str, Any]:
+        """``_UPDATE_TABLE``'s parameters."""
+        return {"p_id": tid, **{f"p_{k}": v for k, v in values.items()}}
 
     @_grouped(_Rows(_TABLE_STATUS))
     def set_table_status(self, tid: str, status: str, version: int) -> dict[str, Any]:
@@ -436,15 +444,10 @@ class Store:
         return {"game_id": gid, "number": number, "dealer": dealer, "seed": seed, "salt": salt,
                 "commitment": commitment, "status": "playing", "record": None, "result": None}
 
-    def start_game(self, conn: Connection, tid: str, number: int, players: int, deals: int,
-                   first_dealer: int) -> int:
-        return int(conn.execute(_INSERT_GAME, self._game_row(tid, number, players, deals,
-                                                              first_dealer)).scalar_one())
-
     @_batched("begin_games")
     def begin_game(self, conn: Connection, table: tuple[Any, ...], game: tuple[Any, ...],
                    deal: tuple[Any, ...]) -> tuple[int, int]:
-        """A game's start: its row (``start_game``'s arguments), its first deal's (``start_deal``'s,
+        """A game's start: its row (``_game_row``'s arguments), its first deal's (``start_deal``'s,
         without the game id) and the table's (``save_table``'s, for a table already saved); the
         game's and the deal's ids."""
         return self.begin_games(conn, [(table, game, deal)])[0]
@@ -455,13 +458,9 @@ class Store:
         games = [self._game_row(*game) for _, game, _ in starts]
         by_table = {tid: gid for gid, tid in conn.execute(_INSERT_GAMES, games)}
         gids = [int(by_table[g["table_id"]]) for g in games]
-        dids = self._insert_deals(conn, [(gid, *deal)
-                                         for gid, (_, _, deal) in zip(gids, starts, strict=True)])
-        now = time.time()
-        conn.execute(_UPDATE_TABLE, [
-            {"p_id": tid, "p_host": host, "p_options": options, "p_seats": seats, "p_status": status,
-             "p_version": version, "p_updated": now}
-            for (tid, host, options, seats, status, version), _, _ in starts])
+        dids = self.start_deals(conn, [(gid, *deal) for gid, (_, _, deal) in zip(gids, starts, strict=True)])
+        conn.execute(_UPDATE_TABLE, [self._table_update(tid, self._table_values(*table))
+                                     for (tid, *table), _, _ in starts])
         return list(zip(gids, dids, strict=True))
 
     @_grouped(_Rows(_FINISH_GAME, json=("p_totals",)))
@@ -475,9 +474,6 @@ class Store:
 
     def start_deals(self, conn: Connection, deals: list[tuple[Any, ...]]) -> list[int]:
         """``start_deal`` for many deals: one statement."""
-        return self._insert_deals(conn, deals)
-
-    def _insert_deals(self, conn: Connection, deals: list[tuple[Any, ...]]) -> list[int]:
         rows = [self._deal_row(*d) for d in deals]
         ids = {(gid, number): did for did, gid, number in conn.execute(_INSERT_DEALS, rows)}
         return [int(ids[r["game_id"], r["number"]]) for r in rows]
