@@ -40,7 +40,6 @@ import resource
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -60,15 +59,10 @@ try:
 except ImportError:  # pragma: no cover
     sys.exit("bench/server.py needs orjson and picows: pip install -e '.[dev]'")
 
+sys.path.insert(0, str(Path(__file__).parent))
+from common import choose, free_port, merge_state, quantile
 
 # --- the server subprocess -----------------------------------------------------------------
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
 
 def fresh_postgres(url: str) -> tuple[str, str]:
     """Create an empty database next to ``url``'s; returns (its URL, its name)."""
@@ -159,42 +153,6 @@ class TableRun:
     tid: str = ""
     pending: dict[int, list[float]] = field(default_factory=dict)  # version -> [sent at, seats left]
     finished: int = 0
-
-
-def merge_state(state: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, Any]:
-    """A snapshot's state is whole; an event's holds only the keys that changed."""
-    update: dict[str, Any] = msg["state"]
-    if msg["type"] == "snapshot" or state is None:
-        return dict(update)
-    return state | update
-
-
-def choose(view: dict[str, Any]) -> dict[str, Any]:
-    """A legal action from this seat's view, at once."""
-    phase = view["phase"]
-    opts = view.get("ecart_options")
-    if phase == "ecart" and opts:
-        plain = [c for c in opts["allowed"] if not c.startswith("T")]
-        trumps = [c for c in opts["allowed"] if c.startswith("T")]
-        cards = plain[: opts["size"]]
-        cards += trumps[: opts["size"] - len(cards)]
-        return {"ecart": cards}
-    legal = [{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]]
-    if not legal:
-        raise RuntimeError(f"no legal action in phase {phase}")
-    if phase == "bidding":
-        want = "prise" if view["seat"] == 0 else "pass"
-        for a in legal:
-            if a.get("bid") == want:
-                return a
-        for a in legal:
-            if a.get("bid") == "pass":
-                return a
-    if phase == "announce":
-        for a in legal:
-            if a.get("chelem") is False:
-                return a
-    return legal[0]
 
 
 # Messages read but not yet handled. One process plays every seat, so a message is stamped when
@@ -457,12 +415,6 @@ async def drive(args: argparse.Namespace, port: int, stats: Stats,
 
 
 # --- figures -------------------------------------------------------------------------------
-
-def quantile(sorted_values: list[float], q: float) -> float:
-    if not sorted_values:
-        return math.nan
-    return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
-
 
 def steady(stats: Stats) -> list[tuple[str, Any]]:
     """The figures of the actions sent while every table was playing: from the moment the last

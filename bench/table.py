@@ -30,7 +30,7 @@ from pathlib import Path
 import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
-from server import choose  # the websocket clients' choice of a legal action
+from common import choose
 from tarot.server import protocol as p
 from tarot.server.app import _handle, tune_gc
 from tarot.server.connection import Connection

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from server import free_port, quantile  # the same as bench/server.py's
+from common import free_port, quantile
 
 try:
     import uvloop

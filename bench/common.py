@@ -1,0 +1,60 @@
+"""What the benchmarks share: a free port, the clients' choice of a legal action and their
+merging of states (docs/protocol.md), and the quantile they report. No third-party imports, so
+each script says itself what else it needs."""
+
+from __future__ import annotations
+
+import math
+import socket
+from typing import Any
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def merge_state(state: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot's state is whole; an event's holds only the keys that changed."""
+    update: dict[str, Any] = msg["state"]
+    if msg["type"] == "snapshot" or state is None:
+        return dict(update)
+    return state | update
+
+
+def choose(view: dict[str, Any]) -> dict[str, Any]:
+    """A legal action from this seat's view, at once: seat 0 bids ``prise``, the others pass (so a
+    deal is played); the écart from ``ecart_options``; no chelem; the first legal card (or call)."""
+    phase = view["phase"]
+    opts = view.get("ecart_options")
+    if phase == "ecart" and opts:
+        plain = [c for c in opts["allowed"] if not c.startswith("T")]
+        trumps = [c for c in opts["allowed"] if c.startswith("T")]
+        cards = plain[: opts["size"]]
+        cards += trumps[: opts["size"] - len(cards)]
+        return {"ecart": cards}
+    legal = [{k: v for k, v in a.items() if k != "seat"} for a in view["legal"]]
+    if not legal:
+        raise RuntimeError(f"no legal action in phase {phase}")
+    if phase == "bidding":
+        want = "prise" if view["seat"] == 0 else "pass"
+        for a in legal:
+            if a.get("bid") == want:
+                return a
+        for a in legal:
+            if a.get("bid") == "pass":
+                return a
+    if phase == "announce":
+        for a in legal:
+            if a.get("chelem") is False:
+                return a
+    return legal[0]
+
+
+def quantile(sorted_values: list[float], q: float) -> float:
+    """The ``q`` quantile of sorted values (the nearest rank); NaN if there are none."""
+    if not sorted_values:
+        return math.nan
+    return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
