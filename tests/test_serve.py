@@ -25,7 +25,7 @@ from server_harness import free_port  # noqa: E402
 Served: TypeAlias = tuple[int, Path, "subprocess.Popen[str]"]  # port, directory, process
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     where = tmp_path_factory.mktemp("serve")
     port = free_port()
@@ -40,6 +40,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             except OSError:
                 assert proc.poll() is None, proc.communicate()[0]
                 time.sleep(0.1)
+        else:
+            pytest.fail("tarot serve did not answer within 60 s")
         yield port, where, proc
     finally:
         if proc.poll() is None:
@@ -50,24 +52,19 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                 proc.kill()
 
 
-@pytest.fixture
-def port(served: Served) -> int:
-    if served[2].poll() is not None:
-        pytest.skip("the server was stopped by an earlier test of this module")
-    return served[0]
-
-
-def test_flooding_gets_an_error_then_the_policy_close_code(port: int) -> None:
+def test_flooding_gets_an_error_then_the_policy_close_code(served: Served) -> None:
     """docs/protocol.md: a client over the rate limit gets ``flooding``, then the connection is
     closed with code 1008 (a close frame, not a dropped socket)."""
+
+    port = served[0]
 
     async def flood() -> tuple[list[str], int | None]:
         codes: list[str] = []
         async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as ws:
-            await ws.send(json.dumps({"type": "hello", "name": "F"}))
-            for _ in range(400):
-                await ws.send(json.dumps({"type": "ping"}))
-            try:
+            try:  # the server may close while the pings are still being sent
+                await ws.send(json.dumps({"type": "hello", "name": "F"}))
+                for _ in range(400):
+                    await ws.send(json.dumps({"type": "ping"}))
                 while True:
                     msg = json.loads(await asyncio.wait_for(ws.recv(), 10))
                     if msg["type"] == "error":
@@ -82,7 +79,7 @@ def test_flooding_gets_an_error_then_the_policy_close_code(port: int) -> None:
 
 
 def test_serve_prints_the_address_and_serves_the_site(served: Served) -> None:
-    """Last in this module: it stops the server to read what it printed."""
+    """It stops the server to read what it printed."""
     port, where, proc = served
     assert (where / "tarot.sqlite3").is_file()  # the embedded default, created and migrated
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
