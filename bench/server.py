@@ -17,9 +17,11 @@ Latency: for every ``act`` a client sends, the time from just before the send un
 client receives the ``event`` (``kind: action``, its seat, the next table version) that
 broadcasts it; ``fanout`` is the time until the last seat of the table has received it. Both are
 measured on this process's clock and include its own scheduling delays. Prints ``key=value``
-lines: tables, players, deals, db, actions, seconds (first action sent to the last broadcast
-received), actions_per_s, latency_ms_median, latency_ms_p99, latency_ms_max, fanout_ms_median,
-fanout_ms_p99, server_cpu_s, client_cpu_s, errors. Exit status 1 when errors > 0.
+lines: setup_s, tables, players, deals, db, think_s, actions, seconds (first action sent to the
+last broadcast received), actions_per_s, latency_ms_median, latency_ms_p99, latency_ms_max,
+fanout_ms_median, fanout_ms_p99, the steady_* figures (below), server_cpu_s,
+server_us_per_action, client_cpu_s, errors; with ``--series``, one ``series`` line per window.
+Exit status 1 when errors > 0.
 
 ``--stagger S``: the tables start one after another over S seconds instead of all at once (a
 real server's tables do not start, and so do not end their deals, in the same millisecond).
@@ -419,13 +421,16 @@ async def drive(args: argparse.Namespace, port: int, stats: Stats,
 def steady(stats: Stats) -> list[tuple[str, Any]]:
     """The figures of the actions sent while every table was playing: from the moment the last
     table sat down until the first game ended."""
-    if not stats.started or stats.first_end is None:
+    if not stats.started or stats.first_end is None or stats.first_send is None:
         return []
-    begin, end = max(stats.started), stats.first_end
+    begin = max(max(stats.started), stats.first_send)
+    end = min(stats.first_end, stats.last_broadcast)
+    if end <= begin:  # (staggered starts: the first game ended before the last table sat down)
+        return []
     lat = sorted(x for t, x in zip(stats.sent, stats.latencies, strict=True) if begin <= t <= end)
     span = end - begin
     return [("steady_seconds", f"{span:.2f}"), ("steady_actions", len(lat)),
-            ("steady_actions_per_s", f"{len(lat) / span:.0f}" if span > 0 else "nan"),
+            ("steady_actions_per_s", f"{len(lat) / span:.0f}"),
             ("steady_latency_ms_median", f"{quantile(lat, 0.5) * 1000:.1f}"),
             ("steady_latency_ms_p99", f"{quantile(lat, 0.99) * 1000:.1f}")]
 

@@ -79,11 +79,12 @@ class Seat(WSListener):
         if frame.msg_type != WSMsgType.TEXT:
             return
         msg = loads(frame.get_payload_as_bytes())
+        acted = self.sent_at is not None
         if self.sent_at is not None:
             self.latencies.append(now - self.sent_at)
             self.sent_at = None
         if msg["v"] >= self.actions:
-            if not self.done.done():
+            if acted and not self.done.done():  # the seat that sent the last action has its figure
                 self.done.set_result(None)
         elif msg["turn"] == self.seat:
             self.act(msg["v"])
