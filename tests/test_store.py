@@ -92,6 +92,26 @@ def test_a_failing_write_fails_alone_and_leaves_nothing_of_its_unit(store: Store
         assert s.scalars(select(ActionRow)).one().action == {"seat": 0, "bid": "pass"}
 
 
+def test_a_grouped_update_of_a_row_not_there_fails_its_unit_only(store: Store) -> None:
+    """A grouped update runs before its unit's other writes: one that finds no row (say, a table
+    saved in the same unit) must fail, not pass for done; the other units of its batch stand."""
+
+    async def main() -> list[Any]:
+        await store.write(store.save_table, "t-there", None, {}, [], "playing", 1)
+        return await asyncio.gather(
+            store.write_all([(store.save_table, ("t-new", None, {}, [], "waiting", 1)),
+                             (store.set_table_status, ("t-new", "finished", 5))]),
+            store.write(store.set_table_status, "t-there", "finished", 7),
+            return_exceptions=True)
+
+    first, second = asyncio.run(main())
+    assert isinstance(first, LookupError) and "1 of 1 rows" in str(first)
+    assert second is None
+    with store.engine.connect() as conn:
+        rows = {r.id: (r.status, r.version) for r in conn.execute(TableRow.__table__.select())}
+    assert rows == {"t-there": ("finished", 7)}  # nothing of the failed unit
+
+
 def _grouped_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     """Each run of a grouped statement (on the driver's executemany, which SQLAlchemy's events
     do not see): its SQL verb and how many rows it wrote."""

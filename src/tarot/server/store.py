@@ -146,24 +146,31 @@ class _Rows:
     type processors, its execution context), more than the database took to write it: a busy
     server writes thousands of such rows a second (docs/performance.md). So the statement is
     compiled by SQLAlchemy once per database and key set, and the rows go to the driver as they
-    are, the JSON columns (``json``) serialized here as SQLAlchemy would have."""
+    are, the JSON columns (``json``) serialized here as SQLAlchemy would have. (So SQLAlchemy's
+    events do not see these statements, and their errors are the driver's own exceptions.)
+
+    An update must find every row it names: a grouped update runs before the unit's other
+    writes (``Store._commit``), so one that depended on them would otherwise change nothing and
+    pass for done."""
 
     def __init__(self, statement: Any, json: tuple[str, ...] = ()) -> None:
         self.statement = statement
         self.json = json
-        self._compiled: dict[tuple[str, tuple[str, ...]],
+        self.must_match = statement.is_dml and statement.__visit_name__ == "update"
+        self._compiled: dict[tuple[str, str, tuple[str, ...]],
                              tuple[str, tuple[str, ...] | None, dict[str, Any]]] = {}
 
     def run(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         keys = tuple(rows[0])
-        found = self._compiled.get((conn.dialect.name, keys))
+        dialect = conn.dialect
+        found = self._compiled.get((dialect.name, dialect.driver, keys))
         if found is None:
-            compiled = self.statement.compile(dialect=conn.dialect, column_keys=list(keys))
+            compiled = self.statement.compile(dialect=dialect, column_keys=list(keys))
             # the statement's own values (``status="done"``) are parameters too
             fixed = {k: v for k, v in compiled.params.items() if k not in keys}
             # qmark (SQLite) takes tuples in the statement's order; pyformat (psycopg) dicts
             order = tuple(compiled.positiontup) if compiled.positional and compiled.positiontup else None
-            found = self._compiled[conn.dialect.name, keys] = (str(compiled), order, fixed)
+            found = self._compiled[dialect.name, dialect.driver, keys] = (str(compiled), order, fixed)
         sql, order, fixed = found
         params: list[Any] = []
         for row in rows:
@@ -174,31 +181,37 @@ class _Rows:
         cursor = conn.connection.driver_connection.cursor()  # type: ignore[union-attr]
         try:
             cursor.executemany(sql, params)
+            if self.must_match and cursor.rowcount != len(params):  # both drivers sum the counts
+                raise LookupError(f"{self.statement.table.name}: {len(params) - cursor.rowcount} of "
+                                  f"{len(params)} rows to update not found")
         finally:
             cursor.close()
+
+
+# How a batch runs all its jobs of one kind at once: (the store, the transaction's connection,
+# those jobs) -> each job's result, in order (None: writes with no result).
+Many = Callable[["Store", Connection, "list[Job]"], "list[Any] | None"]
+
+
+def _together(many: Many) -> Callable[[F], F]:
+    def mark(fn: F) -> F:
+        fn.many = many  # type: ignore[attr-defined]
+        return fn
+
+    return mark
 
 
 def _grouped(rows: _Rows) -> Callable[[F], F]:
     """Marks a write with no result that gives its row's parameters (without a connection): a
     batch runs each such statement once with the rows of every table (executemany), not once per
     table, so hundreds of tables that end a deal together cost a few statements, not a thousand."""
-
-    def mark(fn: F) -> F:
-        fn.statement = rows  # type: ignore[attr-defined]
-        return fn
-
-    return mark
+    return _together(lambda _store, conn, jobs: rows.run(conn, [fn(*args) for fn, args in jobs]))
 
 
-def _batched(method: str) -> Callable[[F], F]:
-    """Marks a write with a result whose jobs a batch runs together: ``Store.<method>(conn,
+def _batched(many: Callable[..., list[Any]]) -> Callable[[F], F]:
+    """Marks a write with a result whose jobs a batch runs together: ``many(store, conn,
     [args, …])`` gives each job's result, in order (as ``_grouped``, for writes that return ids)."""
-
-    def mark(fn: F) -> F:
-        fn.many = method  # type: ignore[attr-defined]
-        return fn
-
-    return mark
+    return _together(lambda store, conn, jobs: many(store, conn, [args for _, args in jobs]))
 
 
 def _json(value: Any) -> str:
@@ -270,7 +283,8 @@ class Store:
         return await loop.run_in_executor(self._pool, fn, *args)
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(conn, *args)`` in a transaction; returns its result once committed.
+        """``fn(conn, *args)`` in a transaction (for a ``_grouped`` or ``_batched`` write, as its
+        decorator says); returns its result once committed.
 
         Group commit: the writes that arrive while a transaction is under way (the worker
         thread) or in the same loop iteration (SQLite) go together in the next one, so hundreds
@@ -282,7 +296,8 @@ class Store:
 
     async def write_all(self, jobs: list[Job]) -> list[Any]:
         """Several writes that stand or fall together (in the same transaction); their results.
-        They must not depend on each other's order: the ``_grouped`` ones run first."""
+        They must not depend on each other's order: the ``_grouped`` and ``_batched`` ones run
+        first (``_commit``)."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[list[Any]] = loop.create_future()
         self._pending.append((jobs, done))
@@ -344,7 +359,7 @@ class Store:
         """The units in one transaction; if it fails, each unit in its own, so that one bad
         write does not fail the others. Each unit's results, or the error that undid it."""
         try:
-            return list(self._commit(units))
+            return list(self._commit(units))  # (a list of results is one of outcomes)
         except Exception as e:
             if len(units) == 1:
                 return [e]
@@ -357,32 +372,23 @@ class Store:
         return outcomes
 
     def _commit(self, units: list[list[Job]]) -> list[list[Any]]:
-        """One transaction. The writes with no result (``_grouped``) go first, each statement
-        once with all its rows; then the ``_batched`` ones, each kind once for all its jobs; then
-        the others, in order. The writes of a batch never depend on each other (``write``), and
-        none of a unit's writes needs another's result."""
+        """One transaction. The ``_grouped`` and ``_batched`` writes go first, each kind once for
+        all its jobs; then the others, in order. The writes of a batch never depend on each other
+        (``write``), and none of a unit's writes needs another's result."""
         results: list[list[Any]] = [[None] * len(jobs) for jobs in units]
         with self.engine.begin() as conn:
-            grouped: dict[_Rows, list[dict[str, Any]]] = {}
-            batched: dict[str, list[tuple[int, int, tuple[Any, ...]]]] = {}
-            single: list[tuple[int, int, Callable[..., Any], tuple[Any, ...]]] = []
+            together: dict[Many, list[tuple[int, int, Job]]] = {}
+            single: list[tuple[int, int, Job]] = []
             for u, jobs in enumerate(units):
-                for j, (fn, args) in enumerate(jobs):
-                    statement = getattr(fn, "statement", None)
-                    many = getattr(fn, "many", None)
-                    if statement is not None:
-                        grouped.setdefault(statement, []).append(fn(*args))
-                    elif many is not None:
-                        batched.setdefault(many, []).append((u, j, args))
-                    else:
-                        single.append((u, j, fn, args))
-            for statement, rows in grouped.items():
-                statement.run(conn, rows)
-            for many, calls in batched.items():
-                outs = getattr(self, many)(conn, [args for _, _, args in calls])
-                for (u, j, _), out in zip(calls, outs, strict=True):
-                    results[u][j] = out
-            for u, j, fn, args in single:
+                for j, job in enumerate(jobs):
+                    many = getattr(job[0], "many", None)
+                    (single if many is None else together.setdefault(many, [])).append((u, j, job))
+            for many, calls in together.items():
+                outs = many(self, conn, [job for _, _, job in calls])
+                if outs is not None:
+                    for (u, j, _), out in zip(calls, outs, strict=True):
+                        results[u][j] = out
+            for u, j, (fn, args) in single:
                 results[u][j] = fn(conn, *args)
         return results
 
@@ -444,7 +450,31 @@ class Store:
         return {"game_id": gid, "number": number, "dealer": dealer, "seed": seed, "salt": salt,
                 "commitment": commitment, "status": "playing", "record": None, "result": None}
 
-    @_batched("begin_games")
+    def start_deals(self, conn: Connection, deals: list[tuple[Any, ...]]) -> list[int]:
+        """``start_deal`` for many deals: one statement."""
+        rows = [self._deal_row(*d) for d in deals]
+        ids = {(gid, number): did for did, gid, number in conn.execute(_INSERT_DEALS, rows)}
+        return [int(ids[r["game_id"], r["number"]]) for r in rows]
+
+    @_batched(start_deals)
+    def start_deal(self, conn: Connection, gid: int, number: int, dealer: int, seed: str, salt: str,
+                   commitment: str) -> int:
+        return self.start_deals(conn, [(gid, number, dealer, seed, salt, commitment)])[0]
+
+    def begin_games(self, conn: Connection, starts: list[tuple[tuple[Any, ...], tuple[Any, ...],
+                                                                tuple[Any, ...]]]) -> list[tuple[int, int]]:
+        """``begin_game`` for many tables: three statements in all."""
+        games = [self._game_row(*game) for _, game, _ in starts]
+        by_table = {tid: gid for gid, tid in conn.execute(_INSERT_GAMES, games)}
+        if len(by_table) != len(games):  # the ids are told apart by table
+            raise ValueError("a table begins two games in one batch")
+        gids = [int(by_table[g["table_id"]]) for g in games]
+        dids = self.start_deals(conn, [(gid, *deal) for gid, (_, _, deal) in zip(gids, starts, strict=True)])
+        conn.execute(_UPDATE_TABLE, [self._table_update(tid, self._table_values(*table))
+                                     for (tid, *table), _, _ in starts])
+        return list(zip(gids, dids, strict=True))
+
+    @_batched(begin_games)
     def begin_game(self, conn: Connection, table: tuple[Any, ...], game: tuple[Any, ...],
                    deal: tuple[Any, ...]) -> tuple[int, int]:
         """A game's start: its row (``_game_row``'s arguments), its first deal's (``start_deal``'s,
@@ -452,31 +482,9 @@ class Store:
         game's and the deal's ids."""
         return self.begin_games(conn, [(table, game, deal)])[0]
 
-    def begin_games(self, conn: Connection, starts: list[tuple[tuple[Any, ...], tuple[Any, ...],
-                                                                tuple[Any, ...]]]) -> list[tuple[int, int]]:
-        """``begin_game`` for many tables: three statements in all."""
-        games = [self._game_row(*game) for _, game, _ in starts]
-        by_table = {tid: gid for gid, tid in conn.execute(_INSERT_GAMES, games)}
-        gids = [int(by_table[g["table_id"]]) for g in games]
-        dids = self.start_deals(conn, [(gid, *deal) for gid, (_, _, deal) in zip(gids, starts, strict=True)])
-        conn.execute(_UPDATE_TABLE, [self._table_update(tid, self._table_values(*table))
-                                     for (tid, *table), _, _ in starts])
-        return list(zip(gids, dids, strict=True))
-
     @_grouped(_Rows(_FINISH_GAME, json=("p_totals",)))
     def finish_game(self, gid: int, totals: list[int]) -> dict[str, Any]:
         return {"p_id": gid, "p_totals": totals, "p_finished": time.time()}
-
-    @_batched("start_deals")
-    def start_deal(self, conn: Connection, gid: int, number: int, dealer: int, seed: str, salt: str,
-                   commitment: str) -> int:
-        return self.start_deals(conn, [(gid, number, dealer, seed, salt, commitment)])[0]
-
-    def start_deals(self, conn: Connection, deals: list[tuple[Any, ...]]) -> list[int]:
-        """``start_deal`` for many deals: one statement."""
-        rows = [self._deal_row(*d) for d in deals]
-        ids = {(gid, number): did for did, gid, number in conn.execute(_INSERT_DEALS, rows)}
-        return [int(ids[r["game_id"], r["number"]]) for r in rows]
 
     async def add_action(self, deal_id: int, index: int, version: int, action: dict[str, Any],
                          by: str) -> None:
