@@ -55,7 +55,8 @@ class Connection:
 
     def send(self, message: dict[str, Any]) -> None:
         """Send now, in order; a client that falls ``BACKLOG_LIMIT`` messages behind is closed."""
-        self.send_text(encode(message).decode())
+        if not self.closed:  # (not serialized for nobody)
+            self.send_text(encode(message).decode())
 
     def send_text(self, text: str) -> None:
         """``send`` for a message already serialized."""

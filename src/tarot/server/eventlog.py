@@ -13,7 +13,7 @@ from typing import Any
 
 import orjson
 
-from .protocol import serialized
+from .protocol import object_tail, serialized
 
 
 class EventLog:
@@ -35,7 +35,7 @@ class EventLog:
         if len(self._versions) == self.size:
             self._private.pop(self._versions[0], None)
         self._versions.append(version)
-        self._public.append(orjson.Fragment(event[:-1] + b',"version":' + str(version).encode() + b"}"))
+        self._public.append(orjson.Fragment(event[:-1] + b"," + object_tail({"version": version})))
         if private:
             self._private[version] = {seat: serialized(e | {"version": version})
                                       for seat, e in private.items()}
