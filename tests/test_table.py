@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 from pathlib import Path
 from typing import Any
 
@@ -10,8 +11,12 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from sqlalchemy import select
+
+from playing import random_action
+from tarot.engine import action_to_dict
 from tarot.server import protocol as p
-from tarot.server.store import Store, migrate
+from tarot.server.store import DealRow, Store, migrate
 from tarot.server.table import Hub
 
 
@@ -61,6 +66,51 @@ def test_a_game_whose_start_cannot_be_stored_is_not_counted(tmp_path: Path) -> N
         assert table.status == "playing" and table.game is not None
         assert table.game.number == table.games_played == 1
         await hub.close()
+        store.close()
+
+    asyncio.run(main())
+
+
+def test_a_deal_end_the_store_refuses_changes_nothing_and_is_tried_again(tmp_path: Path) -> None:
+    """The store refuses a deal's end: the game is left as it was (no sheet row, no totals, the
+    deal still current and over) and the players are told; the next move at the table ends the
+    deal, stored, with the score it would have had."""
+
+    async def main() -> None:
+        url = f"sqlite:///{tmp_path / 'tarot.sqlite3'}"
+        migrate(url)
+        store = Store(url)
+        hub = Hub(store)
+        players = [Quiet(f"P{i}") for i in range(3)]
+        table = await hub.create(players[0], p.TableOptions(players=3, deals=2))  # type: ignore[arg-type]
+        for seat, tab in enumerate(players):
+            await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
+            await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
+        game = table.game
+        assert game is not None and game.current is not None
+        info = game.current
+        finish_deal = store.finish_deal
+
+        def refused(*_args: Any) -> Any:
+            raise OSError("disk full")
+
+        store.finish_deal = refused  # type: ignore[method-assign]
+        rng = random.Random(8)
+        while not info.deal.is_over:
+            action = random_action(info.deal, rng)
+            await table.deliver(players[action.seat], p.Act(type="act", action=action_to_dict(action)))  # type: ignore[arg-type]
+        assert '"internal"' in players[action.seat].got[-1]
+        assert game.current is info and game.rows == [] and game.totals == [0, 0, 0]
+        expected = info.deal.result()
+        store.finish_deal = finish_deal  # type: ignore[method-assign]
+        await table.deliver(players[0], p.Act(type="act", action={"bid": "pass"}))  # type: ignore[arg-type]
+        assert len(game.rows) == 1 and game.current is not info
+        scores = expected.score.scores if expected.score is not None else (0, 0, 0)
+        assert game.totals == list(scores)
+        await hub.close()
+        with store.sessions() as s:
+            stored = s.scalars(select(DealRow).where(DealRow.id == info.db_id)).one()
+        assert stored.status == "done" and stored.result == expected.to_dict()
         store.close()
 
     asyncio.run(main())

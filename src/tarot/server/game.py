@@ -88,6 +88,14 @@ class ServerGame:
         self.current = None
         return row, record, result.to_dict()
 
+    def reopen_deal(self, info: DealInfo) -> None:
+        """Undo ``close_deal`` of ``info`` (its end could not be stored): it is current again, over,
+        and the sheet and the totals are as they were."""
+        row = self.rows.pop()
+        if row.score is not None:
+            self.totals = [t - s for t, s in zip(self.totals, row.score.scores, strict=True)]
+        self.current = info
+
     def sheet(self) -> list[dict[str, Any]]:
         """The score sheet, one dict per row (kept: every full state sends it; do not mutate)."""
         if len(self._sheet) != len(self.rows):

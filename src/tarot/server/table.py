@@ -429,6 +429,9 @@ class Table:
         if deal is None:
             client.send(p.error("no deal is being played", "no_deal"))
             return
+        if deal.is_over:  # its end could not be stored (``_end_deal``): try again, not the action
+            await self._end_deal()
+            return
         obj = dict(msg.action)
         obj.setdefault("seat", seat)
         try:
@@ -557,7 +560,11 @@ class Table:
             jobs += [(store.game_totals, (game.db_id, list(game.totals))),
                      (store.start_deal, (game.db_id, following.number, following.dealer,
                                          following.seed, following.salt, following.commitment))]
-        results = await store.write_all(jobs)
+        try:
+            results = await store.write_all(jobs)
+        except BaseException:  # not stored: the deal stays current and over, to be ended again
+            game.reopen_deal(info)
+            raise
         self.last_result = {"deal": info.number, "result": result, "row": row.to_dict(),
                             "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
                             "record": record}
