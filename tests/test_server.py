@@ -567,6 +567,7 @@ def test_restart_after_a_last_card_whose_deal_end_was_not_stored(url: str) -> No
         state = players[0].until(lambda s: (s["game"] or {}).get("deal") == 2)
         assert state["game"]["sheet"] == before["game"]["sheet"]
         assert state["last_result"]["record"] == before["last_result"]["record"]
+        assert state["game"]["dealer"] == (first.dealer + 1) % 3  # R4: the next seat deals
         with engine.connect() as conn:
             again = conn.execute(DealRow.__table__.select().where(DealRow.id == first.id)).one()
             game = conn.execute(GameRow.__table__.select().where(GameRow.id == first.game_id)).one()
@@ -747,9 +748,11 @@ def test_a_deal_annulled_at_once_is_redealt(tmp_path: Path, monkeypatch: pytest.
         drive([host], seed=4)
         check_records(host.state, 4, 1)
         assert not host.errors(), host.errors()
-        starts = [m["event"]["deal"] for m in host.messages
+        starts = [m["event"] for m in host.messages
                   if m["type"] == "event" and m["event"]["kind"] == "deal_start"]
-        assert starts == [1, 2]
+        assert [e["deal"] for e in starts] == [1, 2]
+        # R4, R6: the next dealer deals again
+        assert starts[1]["dealer"] == (starts[0]["dealer"] + 1) % 4
         host.close()
 
 

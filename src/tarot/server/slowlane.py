@@ -33,7 +33,7 @@ class SlowLane:
     def _release(self) -> None:
         while self._waiting:
             fut = self._waiting.popleft()
-            if not fut.done():  # a cancelled waiter (its table stopped) gives up its turn
+            if not fut.done():  # a cancelled waiter (its table or connection stopped) gives up its turn
                 fut.set_result(None)
                 break
         if self._waiting:  # the next one in the next iteration, after the loop has read its sockets
