@@ -75,12 +75,10 @@ class Seat:
         return {"player_id": self.player_id, "name": self.name, "bot": self.bot}
 
 
-def public_action(action: Action) -> dict[str, Any]:
-    """What everyone may see of an action: an écart is only its size (its trumps are in views)."""
-    d = action_to_dict(action)
-    if isinstance(action, Ecart):
-        d["ecart"] = len(action.cards)
-    return d
+def public_action(action: Action, whole: dict[str, Any]) -> dict[str, Any]:
+    """What everyone may see of an action (``whole``: its ``action_to_dict``): an écart is only
+    its size (its trumps are in views)."""
+    return whole | {"ecart": len(action.cards)} if isinstance(action, Ecart) else whole
 
 
 # A player may look at the previous trick until the current one is gathered, not at the earlier
@@ -511,12 +509,14 @@ class Table:
         # Stored first: if the write fails the table is left exactly as it was (and nothing is sent).
         store = self.hub.store
         assert info.db_id is not None
-        await store.add_action(info.db_id, info.actions, self.version + 1, action_to_dict(action), by)
+        whole = action_to_dict(action)
+        await store.add_action(info.db_id, info.actions, self.version + 1, whole, by)
         game.apply(action)
         self.version += 1
         self.turn_started = time.monotonic()  # a new position: the next move's clock starts
-        event: dict[str, Any] = {"kind": "action", "seat": seat, "action": public_action(action), "by": by}
-        private = {seat: event | {"action": action_to_dict(action)}} if isinstance(action, Ecart) else {}
+        event: dict[str, Any] = {"kind": "action", "seat": seat, "action": public_action(action, whole),
+                                 "by": by}
+        private = {seat: event | {"action": whole}} if isinstance(action, Ecart) else {}
         self._record(event, private, full=False)
         if info.deal.is_over:
             await self.hub.slow_lane.turn()  # cards received meanwhile at other tables go first
