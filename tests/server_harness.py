@@ -31,6 +31,34 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+class QuietTab:
+    """A connection as a table sees it (``table.Client``), in process, keeping what it is sent."""
+
+    def __init__(self, name: str) -> None:
+        self.player_id = f"id-{name}"
+        self.name = name
+        self.got: list[str] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        from tarot.server.protocol import encode
+
+        self.send_text(encode(message).decode())
+
+    def send_text(self, text: str) -> None:
+        self.got.append(text)
+
+
+def sqlite_hub(tmp_path: Path) -> Any:
+    """A store on a fresh SQLite file and the hub of its tables, in process (no web server)."""
+    from tarot.server.store import Store, migrate
+    from tarot.server.table import Hub
+
+    url = f"sqlite:///{tmp_path / 'tarot.sqlite3'}"
+    migrate(url)
+    store = Store(url)
+    return store, Hub(store)
+
+
 def reset_postgres(url: str) -> None:
     from sqlalchemy import create_engine, text
 

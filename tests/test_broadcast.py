@@ -13,26 +13,22 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from server_harness import QuietTab, sqlite_hub
 from tarot.server import protocol as p
-from tarot.server.store import Store, migrate
-from tarot.server.table import Hub, Table
+from tarot.server.table import Table
 
 
-class Tab:
+class Tab(QuietTab):
     """A connection as the table sees it, checking each event against the table's state when it
     arrives (the table is then exactly as it was when it sent it)."""
 
     def __init__(self, name: str) -> None:
-        self.player_id = f"id-{name}"
-        self.name = name
+        super().__init__(name)
         self.table: Table | None = None
         self.events = 0
         self.kinds: set[str] = set()
         self.timed = False  # a message held a time left
         self.wrong: list[str] = []  # the table catches what its step raises: kept here instead
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.send_text(p.encode(message).decode())
 
     def send_text(self, text: str) -> None:
         try:
@@ -84,10 +80,7 @@ def _choose(view: dict[str, Any]) -> dict[str, Any]:
 
 def test_every_message_is_the_state_it_stands_for(tmp_path: Path) -> None:
     async def main() -> list[Tab]:
-        url = f"sqlite:///{tmp_path / 'tarot.sqlite3'}"
-        migrate(url)
-        store = Store(url)
-        hub = Hub(store)
+        store, hub = sqlite_hub(tmp_path)
         players = [Tab(f"P{i}") for i in range(4)]
         second_tab = Tab("P0")
         second_tab.player_id = players[0].player_id

@@ -14,25 +14,10 @@ pytest.importorskip("fastapi")
 from sqlalchemy import select
 
 from playing import random_action
+from server_harness import QuietTab, sqlite_hub
 from tarot.engine import action_to_dict
 from tarot.server import protocol as p
-from tarot.server.store import DealRow, Store, migrate
-from tarot.server.table import Hub
-
-
-class Quiet:
-    """A connection that keeps what it is sent."""
-
-    def __init__(self, name: str) -> None:
-        self.player_id = f"id-{name}"
-        self.name = name
-        self.got: list[str] = []
-
-    def send(self, message: dict[str, Any]) -> None:
-        self.send_text(p.encode(message).decode())
-
-    def send_text(self, text: str) -> None:
-        self.got.append(text)
+from tarot.server.store import DealRow
 
 
 def test_a_game_whose_start_cannot_be_stored_is_not_counted(tmp_path: Path) -> None:
@@ -40,11 +25,8 @@ def test_a_game_whose_start_cannot_be_stored_is_not_counted(tmp_path: Path) -> N
     the next start is game 1."""
 
     async def main() -> None:
-        url = f"sqlite:///{tmp_path / 'tarot.sqlite3'}"
-        migrate(url)
-        store = Store(url)
-        hub = Hub(store)
-        players = [Quiet(f"P{i}") for i in range(4)]
+        store, hub = sqlite_hub(tmp_path)
+        players = [QuietTab(f"P{i}") for i in range(4)]
         table = await hub.create(players[0], p.TableOptions(players=4, deals=1))  # type: ignore[arg-type]
         for tab in players:
             await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
@@ -77,11 +59,8 @@ def test_a_deal_end_the_store_refuses_changes_nothing_and_is_tried_again(tmp_pat
     deal, stored, with the score it would have had."""
 
     async def main() -> None:
-        url = f"sqlite:///{tmp_path / 'tarot.sqlite3'}"
-        migrate(url)
-        store = Store(url)
-        hub = Hub(store)
-        players = [Quiet(f"P{i}") for i in range(3)]
+        store, hub = sqlite_hub(tmp_path)
+        players = [QuietTab(f"P{i}") for i in range(3)]
         table = await hub.create(players[0], p.TableOptions(players=3, deals=2))  # type: ignore[arg-type]
         for seat, tab in enumerate(players):
             await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
