@@ -46,3 +46,10 @@ class BrokenBot(Bot):
 
 
 NOT_A_BOT = ("a", "tuple")  # named like a bot class, but it is not a class
+
+
+class Duck:
+    """Has ``act`` but is no ``Bot``: no name, and no constructor that takes a seed."""
+
+    def act(self, view: View) -> Action:
+        return view.legal[0]

@@ -374,7 +374,8 @@ def test_every_message_exists_in_both_languages() -> None:
 
 def run_tarot(*args: str, stdin: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_MESSAGES", "TAROT_DEBUG")}
-    env |= {"LANG": "C.UTF-8", "COLUMNS": "100", "PYTHONPATH": str(Path(__file__).parent)}  # plug-ins
+    path = os.pathsep.join(p for p in (str(Path(__file__).parent), env.get("PYTHONPATH")) if p)  # plug-ins
+    env |= {"LANG": "C.UTF-8", "COLUMNS": "100", "PYTHONPATH": path}
     return subprocess.run([str(TAROT), "play", *args], input=stdin, capture_output=True, text=True,
                           timeout=timeout, env=env)
 
@@ -400,7 +401,9 @@ def test_the_command_ends_cleanly_at_end_of_input() -> None:
 
 def test_the_command_refuses_bad_options() -> None:
     for args in (["--players", "6"], ["--bots", "nobody"], ["--deals", "0"], ["--lang", "de"],
-                 ["--bots", "search", "--think", "0"], ["--bots", "arena_plugins:BrokenBot"]):
+                 ["--bots", "search", "--think", "0"], ["--bots", "arena_plugins:BrokenBot"],
+                 ["--bots", "arena_plugins:Duck", "--think", "0.1"],
+                 ["--bots", "boom_plugin:Bot", "--think", "0.1"]):
         done = run_tarot(*args, stdin="")
         assert done.returncode == 2, args
         assert "Traceback" not in done.stderr and "Usage" in done.stderr

@@ -26,7 +26,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import Bot, PlayStats, bot_options, build_bot, make_bot, play_deal
+from .bots import Bot, PlayStats, build_bot, play_deal
 from .engine import Contract, Deal, DealRecord
 
 CONTRACTS = tuple(c.name_text for c in Contract)  # prise, garde, garde_sans, garde_contre
@@ -106,14 +106,11 @@ def play_duplicate_deal(config: ArenaConfig, index: int) -> DealOutcome:
     n = config.players
     deal_seed = derive_seed(config.seed, index, "deal")
     bot_seeds = [derive_seed(config.seed, index, "bot", s) for s in range(n)]
-    base_opts = bot_options(config.baseline, config.think)
-    cand_opts = bot_options(config.candidate, config.think)
     outcome = DealOutcome(index, deal_seed, [], [], 0.0, [], [], 0, 0, [])
 
     def game(cand_seat: int | None) -> tuple[Deal, PlayStats]:
         bots: list[Bot] = [
-            make_bot(config.candidate, seed=bot_seeds[s], **cand_opts) if s == cand_seat
-            else make_bot(config.baseline, seed=bot_seeds[s], **base_opts)
+            build_bot(config.candidate if s == cand_seat else config.baseline, bot_seeds[s], config.think)
             for s in range(n)
         ]
         stats = PlayStats()

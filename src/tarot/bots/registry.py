@@ -29,8 +29,8 @@ def bot_class(spec: str) -> type[Bot]:
     module_name, _, attr = spec.partition(":")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"cannot import bot module {module_name!r}: {exc}") from None
+    except Exception as exc:  # a plug-in's module may raise anything as it loads
+        raise ValueError(f"cannot import bot module {module_name!r}: {type(exc).__name__}: {exc}") from None
     cls = getattr(module, attr, None)
     if not isinstance(cls, type) or not hasattr(cls, "act"):
         raise ValueError(f"{spec!r} is not a bot class (it needs an act(view) method)")
@@ -39,7 +39,7 @@ def bot_class(spec: str) -> type[Bot]:
 
 def bot_options(spec: str, think: float | None) -> dict[str, Any]:
     """The options for the bot named ``spec``: ``think`` goes to the search bot only."""
-    if think is not None and bot_class(spec).name == "search":
+    if think is not None and getattr(bot_class(spec), "name", None) == "search":
         return {"think": think}
     return {}
 
@@ -52,8 +52,9 @@ def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
 def build_bot(spec: str, seed: int | None, think: float | None) -> Bot:
     """``make_bot`` with ``bot_options(spec, think)`` for a command: whatever goes wrong (a bad
     name or option, a plug-in whose constructor raises anything) is a ValueError that says so."""
-    options = bot_options(spec, think)
     try:
-        return make_bot(spec, seed=seed, **options)
+        return make_bot(spec, seed=seed, **bot_options(spec, think))
+    except ValueError:  # already says what is wrong
+        raise
     except Exception as exc:  # a plug-in's constructor may raise anything
         raise ValueError(f"cannot build bot {spec!r}: {type(exc).__name__}: {exc}") from None
