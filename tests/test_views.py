@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from playing import random_action
-from tarot.engine import Bid, Card, Chelem, Contract, Deal, Phase, Play, mask_of
+from tarot.engine import Bid, Card, Chelem, Contract, Deal, Ecart, IllegalAction, Phase, Play, mask_of
 from tarot.engine.cards import cards_of, codes_of
 
 
@@ -166,10 +166,37 @@ def test_view_parts_cache_rebuilds_only_the_seats_a_card_concerns() -> None:
     assert other.view_parts(range(4), 1, cache)[0] == other.view_parts(range(4), 1)[0]
 
 
-@pytest.mark.parametrize("contract", [Contract.PRISE, Contract.GARDE, Contract.GARDE_SANS])
+def test_a_taker_who_puts_back_the_chien_itself_is_shown_its_ecart() -> None:
+    """The taker's hand after an écart of exactly the chien is its hand before the chien: the
+    cached view must still change, to show the écart (``view_parts``' key holds the écart)."""
+    for seed in range(200):
+        deal = Deal.new(4, 3, seed=f"chien-back-{seed}")
+        if deal.annulled:
+            continue
+        cache: dict[object, object] = {}
+        bidding_hand = deal.view_parts(range(4), 1, cache)[1][1]["hand"]  # kept: not seat 1's turn
+        for action in (Bid(0, None), Bid(1, Contract.PRISE), Bid(2, None), Bid(3, None)):
+            deal.apply(action)
+        back = Ecart(1, cards_of(deal.chien))
+        try:
+            deal.check(back)
+        except IllegalAction:  # a king or a trump in the chien: not this seed
+            continue
+        deal.apply(back)
+        while deal.turn == 1:  # (a chelem declined, if the taker is asked first)
+            deal.apply(Chelem(1, False))
+        _, own = deal.view_parts(range(4), 1, cache)
+        assert own[1]["hand"] == bidding_hand  # the same hand, a different view
+        assert own == deal.view_parts(range(4), 1)[1] and own[1]["ecart"] == codes_of(deal.chien)
+        return
+    pytest.fail("no seed with a chien that may go back as the écart")
+
+
+@pytest.mark.parametrize("contract", [Contract.PRISE, Contract.GARDE, Contract.GARDE_SANS,
+                                      Contract.GARDE_CONTRE])
 def test_what_the_bidding_decided_is_shown_through_the_play(contract: Contract) -> None:
     """R10/R12: the chien is shown after a prise or a garde and stays public, never after a
-    garde sans; R11: trumps put in the écart are shown; R13: an announced chelem is known.
+    garde sans or a garde contre; R11: trumps put in the écart are shown; R13: an announced chelem is known.
     Checked through the server's path (``view_parts`` with its cache), card after card."""
     rng = random.Random(7)
     for seed in range(30):
@@ -191,7 +218,7 @@ def test_what_the_bidding_decided_is_shown_through_the_play(contract: Contract) 
             positions += 1
             public, _ = deal.view_parts(range(4), 1, cache)
             assert public["contract"] == contract.name_text and public["taker"] == 0
-            assert public["chien"] == (None if contract is Contract.GARDE_SANS else chien)
+            assert public["chien"] == (chien if contract.chien_shown else None)
             assert public["ecart_trumps"] == codes_of(deal.ecart_trumps)
             assert public["chelem_announced"] is True
             assert [b["bid"] for b in public["bids"]] == [contract.name_text, "pass", "pass", "pass"]
