@@ -787,7 +787,8 @@ class Deal:
             return False
         if self.contract is not None and self.contract.chien_shown and self.chien & (1 << called):
             return True
-        return called in self.trick or any(called in t.cards for t in self.tricks)
+        played = self.won[0] | self.won[1] | self.trick_mask  # every card of the tricks so far
+        return played >> called & 1 == 1
 
     def partner_known_to(self, seat: int) -> int | None:
         """The partner as ``seat`` (-1: a spectator) knows it (R8): the taker's seat when known
