@@ -466,14 +466,16 @@ def test_called_card_in_chien_and_forced_trump_ecart() -> None:
     refused(deal, Ecart(0, "1C 2C KS"), "R11")  # a king, and the called card
     refused(deal, Ecart(0, "1C T8 T9"), "R11")  # two trumps where one is needed
     refused(deal, Ecart(0, "1C 2C T21"), "R11")  # an oudler
+    cache: dict[object, object] = {}  # the server's path (view_parts), from before the écart on
+    assert deal.view_parts(range(5), 1, cache)[0]["ecart_trumps"] == []
     deal.apply(Ecart(0, "1C 2C T8"))
     for s in range(5):
         assert [str(c) for c in deal.view(s).ecart_trumps] == ["T8"]
     assert set(map(str, deal.view(0).ecart or ())) == cs("1C 2C T8")
     assert all(deal.view(s).ecart is None for s in range(1, 5))
-    deal.apply(Chelem(0, False))
-    cache: dict[object, object] = {}  # the server's path (view_parts) keeps them from the first card
     assert deal.view_parts(range(5), 1, cache)[0]["ecart_trumps"] == ["T8"]
+    deal.apply(Chelem(0, False))
+    assert deal.view_parts(range(5), 1, cache)[0]["ecart_trumps"] == ["T8"]  # kept from the first card
     ex_seat = next(s for s in range(5) if "EX" in hand(deal, s))
     autoplay(deal, {0: " ".join(f"T{n}" for n in range(21, 8, -1)) + " KH KS", ex_seat: "EX"})
     assert deal.view_parts(range(5), 1, cache)[0]["ecart_trumps"] == ["T8"]
