@@ -1,4 +1,4 @@
-"""The stack's floor: what uvicorn and Starlette websockets alone allow on this machine.
+"""The floor: what uvicorn and the site's websocket path allow on this machine, without the game.
 
     python bench/ws_floor.py [--tables 200] [--size 700]
 
