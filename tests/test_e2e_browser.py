@@ -141,6 +141,23 @@ def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str]
     raise TimeoutError(f"{done} not reached; saw {seen}")
 
 
+def check_result(page: Any, players: int) -> dict[str, int]:
+    """The deal's result panel: the count against the target, made or failed by how much, the
+    base and primes adding up to what each defender pays (R22–R24), and each seat's score.
+    Gives the figures of the primes' table by its rows' class."""
+    page.wait_for_selector("#result .primes")
+    count = page.locator("#result .count").inner_text()
+    assert "needed" in count and ("made by" in count or "failed by" in count)
+    figures = {page.locator("#result .primes tr").nth(i).get_attribute("class"):
+               int(page.locator("#result .primes tr").nth(i).locator(".num").inner_text())
+               for i in range(page.locator("#result .primes tr").count())}
+    assert sum(x for key, x in figures.items() if key != "total") == figures["total"]
+    scores = page.locator("#result .scores").inner_text().split(" · ")
+    assert len(scores) == players
+    assert sum(int(s.rsplit(": ", 1)[1]) for s in scores) == 0  # R24: a deal sums to zero
+    return figures
+
+
 def test_four_players_bots_bid_ecart_play_score_sheet(server: str, browser: Any) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = browser.new_page(viewport={"width": 1100, "height": 900})
@@ -152,6 +169,7 @@ def test_four_players_bots_bid_ecart_play_score_sheet(server: str, browser: Any)
     seen = play_until(page, "#ranking", shots={"bidding": "bidding.png", "ecart": "ecart.png",
                                                 "play": "play.png"})
     assert {"bid", "play"} <= seen
+    check_result(page, 4)
     page.wait_for_selector("#sheet")
     page.screenshot(path=str(SHOTS / "score-sheet.png"), full_page=True)
     assert page.locator("#sheet tbody tr").count() >= 1
@@ -166,6 +184,10 @@ def test_five_players_king_call(server: str, browser: Any) -> None:
     sit_with_bots(page, 5)
     seen = play_until(page, "#ranking", shots={"call": "call-5p-phone.png"}, take="garde_contre")
     assert "call" in seen  # garde contre cannot be overbid: Bob takes and calls a king
+    check_result(page, 5)
+    who = page.locator("#result .who").inner_text()
+    assert "Partner: Heuristic" in who or "played alone" in who  # known at the deal's end
+    assert page.locator("#sheet .sheet-wrap").count() == 1  # scrolls sideways on a phone
     page.screenshot(path=str(SHOTS / "result-5p-phone.png"), full_page=True)
     page.close()
 
@@ -195,6 +217,8 @@ def test_a_poignee_is_chosen_by_clicking_and_shown(server: str, browser: Any,
     sit_with_bots(page, 4)
     seen = play_until(page, "#ranking", take="garde_contre", poignee=True)
     assert "poignee" in seen
+    figures = check_result(page, 4)
+    assert abs(figures["poignee"]) >= 20  # R23: the poignée's prime, to the side that won
     page.close()
 
 

@@ -32,7 +32,17 @@ def test_a_game_plays_its_deals_and_keeps_the_sheet(players: int) -> None:
     assert game.totals == totals and sum(totals) == 0
     sheet = game.sheet()
     assert {"deal", "dealer", "taker", "contract", "partner", "oudlers", "points", "made", "margin",
-            "petit_au_bout", "poignees", "chelem", "scores", "totals"} <= set(sheet[0])
+            "petit_au_bout", "poignees", "chelem", "scores", "totals", "target", "base",
+            "petit_au_bout_prime", "poignee_prime", "chelem_prime", "per_defender"} <= set(sheet[0])
+    for row in sheet:  # R22–R24: what the browser shows adds up to each seat's score
+        if row["annulled"] is None:
+            s = row["per_defender"]
+            assert row["base"] + row["petit_au_bout_prime"] + row["poignee_prime"] + row["chelem_prime"] == s
+            assert row["base"] == (25 + row["margin"]) * (1 if row["made"] else -1) * {
+                "prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}[row["contract"]]
+            share = players - 1 if row["partner"] is None else 2
+            assert row["scores"][row["taker"]] == share * s
+            assert row["made"] == (row["points"] >= row["target"])
     assert game.ranking()[0][1] == max(totals)
     # The game record replays to the same scores, deal by deal.
     for record, row in zip(game.records, game.rows, strict=True):

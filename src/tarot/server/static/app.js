@@ -12,7 +12,10 @@ const T = {
     status_waiting: "waiting", status_playing: "playing", status_finished: "finished", select: "Choose", cards: "cards",
     notallowed: "may not go in the écart (R11)", trumpsneeded: "trumps needed", auto: "played by the server",
     timeout: "time ran out: the server played for", points: "points", oudlers: "oudlers", close: "Close", you: "you",
-    dealer: "dealer", spectator: "You are watching"},
+    dealer: "dealer", spectator: "You are watching", oudler: "oudler", partner: "Partner", alone: "played alone",
+    needed: "needed", madeby: "made by", lostby: "failed by", base: "Base", petit_au_bout: "Petit au bout",
+    poigneeprime: "Poignée", chelemprime: "Chelem", announced: "announced", perdefender: "Per defender",
+    attack: "attack", defence: "defence", simple: "simple", double: "double", triple: "triple"},
   fr: {name: "Votre pseudo", go: "Entrer", lobby: "Tables ouvertes", create: "Créer une table", players: "Joueurs",
     deals: "Donnes", movetime: "Secondes par coup (0 = sans)", private: "Privée (lien d'invitation)",
     spectators: "Spectateurs admis", join: "Ouvrir", none: "Aucune table ouverte.", sit: "S'asseoir", bot: "Robot",
@@ -26,7 +29,12 @@ const T = {
     salt: "Sel", annulled: "Annulée", status_waiting: "en attente", status_playing: "en jeu", status_finished: "terminée",
     select: "Choisissez", cards: "cartes", notallowed: "ne peut pas aller à l'écart (R11)", trumpsneeded: "atouts requis",
     auto: "joué par le serveur", timeout: "temps écoulé : le serveur a joué pour", points: "points", oudlers: "bouts",
-    close: "Fermer", you: "vous", dealer: "donneur", spectator: "Vous regardez"},
+    close: "Fermer", you: "vous", dealer: "donneur", spectator: "Vous regardez",
+    poigneepick: "Choisissez les cartes à montrer :", cancel: "Annuler", poigneeof: "Poignée de",
+    ecarttrumps: "Atouts à l'écart", oudler: "bout", partner: "Partenaire", alone: "joue seul",
+    needed: "requis", madeby: "réussie de", lostby: "chutée de", base: "Base", petit_au_bout: "Petit au bout",
+    poigneeprime: "Poignée", chelemprime: "Chelem", announced: "annoncé", perdefender: "Par défenseur",
+    attack: "attaque", defence: "défense", simple: "simple", double: "double", triple: "triple"},
 };
 let lang = localStorage.getItem("tarot.lang") || (navigator.language || "en").slice(0, 2);
 if (!T[lang]) lang = "en";
@@ -359,25 +367,53 @@ function handView(v) {
 
 function act(action) { send({type: "act", action}); }
 
+const signed = (x) => (x > 0 ? "+" : "") + x;
+const oudlersText = (n) => `${n} ${t(n > 1 ? "oudlers" : "oudler")}`;
+
 function resultView(r) {
+  // Every figure of the deal (R20–R24): who took, with whom, the count against the target, the
+  // base and each prime (signed for the attack; they add up to S, per defender), each score.
   const res = r.result, row = r.row;
   const box = h("section", {class: "panel result", id: "result"}, h("h3", {}, `${t("result")} — ${t("deal")} ${r.deal}`));
   if (res.annulled) box.append(h("p", {}, `${t("annulled")} (${res.annulled})`));
-  else box.append(h("p", {}, `${seatName(res.taker)} · ${t(res.contract)} · ${res.points} ${t("points")} · ${res.oudlers} ${t("oudlers")} · `,
-    h("b", {}, res.made ? t("made") : t("lost"))),
-    h("p", {}, S.state.table.seats.map((s, i) => `${s.name}: ${res.scores[i] > 0 ? "+" : ""}${res.scores[i]}`).join(" · ")));
+  else {
+    const who = [`${t("taker")}: ${seatName(row.taker)}`, t(row.contract)];
+    if (S.state.table.seats.length === 5)
+      who.push(row.partner == null ? t("alone") : `${t("partner")}: ${seatName(row.partner)}`);
+    box.append(h("p", {class: "who"}, who.join(" · ")),
+      h("p", {class: "count"}, `${row.points} ${t("points")}, ${row.target} ${t("needed")} (${oudlersText(row.oudlers)}) · `,
+        h("b", {}, `${t(row.made ? "madeby" : "lostby")} ${row.margin}`)));
+    const mult = {prise: 1, garde: 2, garde_sans: 4, garde_contre: 6}[row.contract];
+    const lines = [[t("base"), `(25 + ${row.margin}) × ${mult}`, row.base, "base"]];
+    if (row.petit_au_bout) lines.push([t("petit_au_bout"), t(row.petit_au_bout), row.petit_au_bout_prime, "petit"]);
+    if (row.poignees.length) lines.push([t("poigneeprime"), row.poignees.map(t).join(", "), row.poignee_prime, "poignee"]);
+    if (row.chelem_prime) lines.push([t("chelemprime"), [row.chelem ? t(row.chelem) : "", row.chelem_announced ? t("announced") : ""]
+      .filter(Boolean).join(", "), row.chelem_prime, "chelem"]);
+    lines.push([t("perdefender"), "", row.per_defender, "total"]);
+    box.append(h("table", {class: "primes"}, h("tbody", {}, lines.map(([label, why, x, key]) =>
+      h("tr", {class: key}, h("th", {}, label), h("td", {}, why), h("td", {class: "num"}, signed(x)))))));
+    box.append(h("p", {class: "scores"}, S.state.table.seats.map((s, i) => `${s.name}: ${signed(row.scores[i])}`).join(" · ")));
+  }
   box.append(h("p", {class: "mono"}, `${t("commitment")}: ${r.commitment}`, h("br"), `${t("seed")}: ${r.seed} · ${t("salt")}: ${r.salt}`));
   box.append(h("button", {onclick: () => { S.resultShown = null; render(); }}, t("close")));
   return box;
 }
 
 function sheetView(game) {
+  // R25: per deal the taker (and partner), contract, oudlers, points against the target, the
+  // result, and each player's score under the running total. Scrolls sideways on a phone.
   const seats = S.state.table.seats;
+  const contractCell = (r) => {
+    if (r.annulled) return t("annulled");
+    const who = seatName(r.taker) + (r.partner != null ? ` + ${seatName(r.partner)}` : "");
+    return [`${who} · ${t(r.contract)} ${r.made ? "✓" : "✗"}`, h("br"),
+      h("small", {}, `${oudlersText(r.oudlers)} · ${r.points}/${r.target}`)];
+  };
   return h("section", {class: "panel", id: "sheet"}, h("h3", {}, t("sheet")),
-    h("table", {class: "sheet"}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), seats.map((s) => h("th", {}, s.name)))),
-      h("tbody", {}, game.sheet.map((r) => h("tr", {}, h("td", {}, r.deal ?? "–"),
-        h("td", {}, r.annulled ? t("annulled") : `${seatName(r.taker)} ${t(r.contract)} ${r.made ? "✓" : "✗"}`),
-        r.totals.map((x, i) => h("td", {title: String(r.scores[i])}, x)))))));
+    h("div", {class: "sheet-wrap"}, h("table", {class: "sheet"},
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), seats.map((s) => h("th", {}, s.name)))),
+      h("tbody", {}, game.sheet.map((r) => h("tr", {}, h("td", {}, r.deal ?? "–"), h("td", {class: "what"}, contractCell(r)),
+        r.totals.map((x, i) => h("td", {}, h("b", {}, x), h("br"), h("small", {}, signed(r.scores[i]))))))))));
 }
 
 function rankingView(ranking) {
