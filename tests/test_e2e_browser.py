@@ -65,9 +65,11 @@ def enter(page: Any, base: str, name: str) -> None:
     page.wait_for_selector("#options")
 
 
-def create(page: Any, players: int, deals: int = 1) -> None:
+def create(page: Any, players: int, deals: int = 1, move_time: int = 0, spectators: bool = True) -> None:
     page.select_option("select[name=players]", str(players))
     page.fill("input[name=deals]", str(deals))
+    page.fill("input[name=move_time]", str(move_time))
+    page.set_checked("input[name=spectators]", spectators)
     page.click("#submit-options")
     page.wait_for_selector("#felt")
 
@@ -82,14 +84,32 @@ def sit_with_bots(page: Any, players: int) -> None:
 
 
 def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str] | None = None,
-               take: str = "garde", poignee: bool = False) -> set[str]:
-    """Click through the deal as the human: bids (pass unless nothing else), call, écart, cards."""
+               take: str = "garde", poignee: bool = False, peek: bool = False) -> set[str]:
+    """Click through the deal as the human: bids (pass unless nothing else), call, écart, cards.
+
+    ``peek``: once, ask for the previous trick while the next is being played, then check it
+    stays shown until that trick is gathered and not after ("peeked", then "peek_ended")."""
     seen: set[str] = set()
     end = time.monotonic() + limit
     shots = dict(shots or {})
     while time.monotonic() < end:
         if page.locator(done).count():
             return seen
+        if peek and page.locator("#last").count() and page.locator("#hand .card.legal").count():
+            # (on the human's own turn to play: nothing moves until it does)
+            # label and felt read together: events from the bots' moves redraw the page
+            label, center = page.evaluate("() => [document.querySelector('#last')?.textContent,"
+                                          " document.querySelector('#center')?.textContent]")
+            if "peeked" not in seen:
+                page.click("#last")
+                assert page.locator("#last").inner_text() == "Current trick"
+                assert "Previous trick →" in page.locator("#center").inner_text()
+                seen.add("peeked")
+            elif label == "Previous trick":  # a later trick: the current one is shown again
+                assert center is not None and "Previous trick →" not in center
+                seen.add("peek_ended")
+            else:
+                assert label == "Current trick" and center is not None and "Previous trick →" in center
         if page.locator("button.bid").count():
             seen.add("bid")
             if "bidding" in shots:
@@ -167,8 +187,8 @@ def test_four_players_bots_bid_ecart_play_score_sheet(server: str, browser: Any)
     create(page, 4, deals=1)
     sit_with_bots(page, 4)
     seen = play_until(page, "#ranking", shots={"bidding": "bidding.png", "ecart": "ecart.png",
-                                                "play": "play.png"})
-    assert {"bid", "play"} <= seen
+                                                "play": "play.png"}, peek=True)
+    assert {"bid", "play", "peeked", "peek_ended"} <= seen
     check_result(page, 4)
     page.wait_for_selector("#sheet")
     page.screenshot(path=str(SHOTS / "score-sheet.png"), full_page=True)
@@ -250,3 +270,39 @@ def test_lobby_updates_do_not_wipe_what_is_being_typed(server: str, browser: Any
     assert dave.evaluate("() => document.activeElement && document.activeElement.name") == "deals"
     erin.close()
     dave.close()
+
+
+def test_the_clock_ticks_without_redrawing_the_page(server: str, browser: Any) -> None:
+    """With a move time the time left counts down, and only its text changes: redrawing the
+    whole page each second lost the clicks made across a redraw."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    enter(page, server, "Erin")
+    create(page, 4, deals=1, move_time=60)
+    sit_with_bots(page, 4)
+    page.wait_for_selector("button.bid")  # Erin's turn to bid: her clock runs
+    before = page.locator("#timer").inner_text()
+    page.evaluate("() => { document.querySelector('button.bid').dataset.probe = 'kept'; }")
+    page.wait_for_timeout(2500)
+    assert page.locator("#timer").inner_text() != before
+    assert page.locator("button.bid[data-probe='kept']").count() == 1  # the same button, not a new one
+    page.close()
+
+
+def test_a_table_without_spectators_sends_a_visitor_back_to_the_lobby(server: str, browser: Any) -> None:
+    host = browser.new_page(viewport={"width": 1100, "height": 900})
+    host.set_default_timeout(WAIT_MS)
+    enter(host, server, "Fay")
+    create(host, 3, deals=1, spectators=False)
+    sit_with_bots(host, 3)
+    link = host.url
+    context = browser.new_context()  # another browser: another player
+    visitor = context.new_page()
+    visitor.set_default_timeout(WAIT_MS)
+    enter(visitor, server, "Gus")
+    visitor.goto(link)
+    visitor.wait_for_function("() => location.hash === '#/'")
+    visitor.wait_for_selector("#options")  # the lobby's form, not a blank page
+    assert "spectators" in visitor.locator("#toast").inner_text()
+    context.close()
+    host.close()

@@ -15,7 +15,10 @@ const T = {
     dealer: "dealer", spectator: "You are watching", oudler: "oudler", partner: "Partner", alone: "played alone",
     needed: "needed", madeby: "made by", lostby: "failed by", base: "Base", petit_au_bout: "Petit au bout",
     poigneeprime: "Poignée", chelemprime: "Chelem", announced: "announced", perdefender: "Per defender",
-    attack: "attack", defence: "defence", simple: "simple", double: "double", triple: "triple"},
+    attack: "attack", defence: "defence", simple: "simple", double: "double", triple: "triple",
+    current: "Current trick", host: "host", heuristic: "heuristic", deal1: "deal", petit_sec: "petit sec",
+    all_pass: "everyone passed", leaveconfirm: "Leave the game? A bot takes your seat until it ends.",
+    ecartreason: "Kings and oudlers may not go in the écart; trumps only when nothing else can (R11)"},
   fr: {name: "Votre pseudo", go: "Entrer", lobby: "Tables ouvertes", create: "Créer une table", players: "Joueurs",
     deals: "Donnes", movetime: "Secondes par coup (0 = sans)", private: "Privée (lien d'invitation)",
     spectators: "Spectateurs admis", join: "Ouvrir", none: "Aucune table ouverte.", sit: "S'asseoir", bot: "Robot",
@@ -34,10 +37,14 @@ const T = {
     ecarttrumps: "Atouts à l'écart", oudler: "bout", partner: "Partenaire", alone: "joue seul",
     needed: "requis", madeby: "réussie de", lostby: "chutée de", base: "Base", petit_au_bout: "Petit au bout",
     poigneeprime: "Poignée", chelemprime: "Chelem", announced: "annoncé", perdefender: "Par défenseur",
-    attack: "attaque", defence: "défense", simple: "simple", double: "double", triple: "triple"},
+    attack: "attaque", defence: "défense", simple: "simple", double: "double", triple: "triple",
+    current: "Pli en cours", host: "hôte", heuristic: "heuristique", deal1: "donne", petit_sec: "petit sec",
+    all_pass: "tout le monde a passé", leaveconfirm: "Quitter la partie ? Un robot prend votre place jusqu'à la fin.",
+    ecartreason: "Ni roi ni bout à l'écart ; des atouts seulement faute d'autres cartes (R11)"},
 };
 let lang = localStorage.getItem("tarot.lang") || (navigator.language || "en").slice(0, 2);
 if (!T[lang]) lang = "en";
+document.documentElement.lang = lang;
 const t = (k) => T[lang][k] ?? k;
 const $ = (sel) => document.querySelector(sel);
 const h = (tag, attrs = {}, ...kids) => {
@@ -52,7 +59,7 @@ const h = (tag, attrs = {}, ...kids) => {
 };
 
 const S = {ws: null, token: localStorage.getItem("tarot.token"), name: localStorage.getItem("tarot.name"),
-  me: null, lobby: [], table: null, state: null, version: null, selected: new Set(), showLast: false, poignee: null,
+  me: null, lobby: [], table: null, state: null, version: null, selected: new Set(), showLastAt: null, poignee: null,
   resultShown: null, timerAt: 0, timeLeft: null, kept: new Map()};
 
 // Forms survive re-renders (lobby updates, events, the timer): rebuilding them would wipe what
@@ -99,7 +106,10 @@ function onMessage(m) {
     S.timeLeft = m.state.time_left; S.timerAt = performance.now();
     if (m.type === "event") onEvent(m.event);
     render();
-  } else if (m.type === "error") { toast(m.reason); }
+  } else if (m.type === "error") {
+    toast(m.reason);
+    if (S.table && !S.state) location.hash = "#/";  // a join refused (no spectators, no table): the lobby, not a blank page
+  }
 }
 
 function onEvent(ev) {
@@ -109,7 +119,7 @@ function onEvent(ev) {
     S.selected.clear(); S.poignee = null;
   }
   if (ev.kind === "deal_end") S.resultShown = ev.deal + ":" + (st.game ? st.game.number : 0);
-  if (ev.kind === "deal_start") S.showLast = false;
+  if (ev.kind === "deal_start") S.showLastAt = null;
 }
 
 function route() {
@@ -121,6 +131,10 @@ function route() {
   render();
 }
 window.addEventListener("hashchange", route);
+
+function timerText() {
+  return `${t("timeleft")}: ${Math.max(0, Math.round(S.timeLeft - (performance.now() - S.timerAt) / 1000))}s`;
+}
 
 function seatName(i) {
   const s = S.state && S.state.table.seats[i];
@@ -202,7 +216,7 @@ function optionsForm(opts, label, onsubmit) {
 
 function lobbyView() {
   const rows = S.lobby.map((tb) => h("tr", {},
-    h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${t("deals").toLowerCase()}` +
+    h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${plural(tb.options.deals) ? t("deals").toLowerCase() : t("deal1")}` +
       (tb.options.move_time ? ` · ${tb.options.move_time}s` : "")),
     h("td", {}, tb.seats.map((s) => (s.host ? "★ " : "") + (s.name || "—")).join(", ")),
     h("td", {}, t("status_" + tb.status)),
@@ -230,8 +244,7 @@ function tableView() {
     if (v.called) info.append(h("span", {}, `${t("called")}: `, cardEl(v.called, "small")));
     if (v.turn != null) info.append(h("span", {id: "turn"}, v.turn === you ? h("b", {}, t("yourturn")) : `${t("turn")}: ${seatName(v.turn)}`));
     if (S.timeLeft != null && v.turn != null) {
-      const left = Math.max(0, Math.round(S.timeLeft - (performance.now() - S.timerAt) / 1000));
-      info.append(h("span", {id: "timer"}, `${t("timeleft")}: ${left}s`));
+      info.append(h("span", {id: "timer"}, timerText()));
     }
   } else if (tb.status === "waiting") info.append(h("span", {}, t("waiting")));
   if (tb.options.private) info.append(h("span", {}, `${t("invite")}: `, h("input", {readonly: true, value: location.href, size: 30})));
@@ -241,13 +254,15 @@ function tableView() {
   const felt = h("div", {id: "felt"});
   const me = you >= 0 ? you : 0;
   const last = v && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
-  const showLast = v && (S.showLast || (v.trick.length === 0 && last));
+  // the previous trick: on request while the next is played (until it is gathered), and alone
+  // on the felt between two tricks
+  const showLast = v && last && (S.showLastAt === v.tricks_done || v.trick.length === 0);
   for (let i = 0; i < n; i++) {
     const s = tb.seats[i], pos = (i - me + n) % n;
     const el = h("div", {class: `seat p${n} pos-${pos}` + (v && v.turn === i ? " turn" : ""), "data-seat": i});
-    const label = h("span", {class: "name"}, (s.host ? h("span", {class: "star", title: "host"}, "★ ") : null),
-      s.name || "—", s.bot ? h("span", {class: "badge"}, s.bot) : null, s.away ? h("span", {class: "badge"}, t("away")) : null,
-      v && v.dealer === i ? h("span", {class: "badge"}, "D") : null, v && v.taker === i ? h("span", {class: "badge"}, "★" + t("taker")) : null,
+    const label = h("span", {class: "name"}, (s.host ? h("span", {class: "star", title: t("host")}, "★ ") : null),
+      s.name || "—", s.bot ? h("span", {class: "badge"}, t(s.bot)) : null, s.away ? h("span", {class: "badge"}, t("away")) : null,
+      v && v.dealer === i ? h("span", {class: "badge", title: t("dealer")}, "D") : null, v && v.taker === i ? h("span", {class: "badge"}, t("taker")) : null,
       v ? h("span", {class: "badge"}, v.hand_sizes[i]) : null);
     el.append(label);
     if (!s.taken && tb.status !== "playing") {
@@ -285,9 +300,15 @@ function tableView() {
   wrap.append(felt);
   // my actions and hand
   if (v && you >= 0) { wrap.append(actionsView(v)); wrap.append(handView(v)); }
-  const tools = h("div", {id: "actions"});
-  if (v && v.tricks.length) tools.append(h("button", {id: "last", onclick: () => { S.showLast = !S.showLast; render(); }}, t("last")));
-  tools.append(h("button", {id: "leave", onclick: () => { send({type: "leave"}); location.hash = "#/"; }}, t("leave")));
+  const tools = h("div", {id: "tools"});
+  if (v && last && v.trick.length) {
+    const on = S.showLastAt === v.tricks_done;
+    tools.append(h("button", {id: "last", onclick: () => { S.showLastAt = on ? null : v.tricks_done; render(); }}, t(on ? "current" : "last")));
+  }
+  tools.append(h("button", {id: "leave", onclick: () => {
+    if (you >= 0 && tb.status === "playing" && !confirm(t("leaveconfirm"))) return;
+    send({type: "leave"}); location.hash = "#/";
+  }}, t("leave")));
   wrap.append(tools);
   if (st.last_result && S.resultShown) wrap.append(resultView(st.last_result));
   if (st.game && st.game.ranking) wrap.append(rankingView(st.game.ranking));
@@ -310,6 +331,7 @@ function actionsView(v) {
     else if ("chelem" in a) box.append(h("button", {class: "chelem", onclick: () => act({chelem: a.chelem})}, a.chelem ? t("chelem") : t("nochelem")));
   }
   const eo = v.ecart_options;
+  if (v.phase === "ecart" && eo && v.hand.some((c) => !eo.allowed.includes(c))) box.append(h("small", {class: "reason"}, t("ecartreason")));
   if (v.phase === "ecart" && eo) {
     const ok = S.selected.size === eo.size;
     box.append(h("span", {}, `${t("select")} ${eo.size} ${t("cards")} (${S.selected.size}/${eo.size})` +
@@ -368,14 +390,15 @@ function handView(v) {
 function act(action) { send({type: "act", action}); }
 
 const signed = (x) => (x > 0 ? "+" : "") + x;
-const oudlersText = (n) => `${n} ${t(n > 1 ? "oudlers" : "oudler")}`;
+const plural = (n) => (lang === "fr" ? n > 1 : n !== 1);  // French: 0 or 1 bout; English: 1 oudler
+const oudlersText = (n) => `${n} ${t(plural(n) ? "oudlers" : "oudler")}`;
 
 function resultView(r) {
   // Every figure of the deal (R20–R24): who took, with whom, the count against the target, the
   // base and each prime (signed for the attack; they add up to S, per defender), each score.
   const res = r.result, row = r.row;
-  const box = h("section", {class: "panel result", id: "result"}, h("h3", {}, `${t("result")} — ${t("deal")} ${r.deal}`));
-  if (res.annulled) box.append(h("p", {}, `${t("annulled")} (${res.annulled})`));
+  const box = h("section", {class: "panel result", id: "result"}, h("h3", {}, `${t("result")} — ${t("deal")} ${row.deal ?? "–"}`));
+  if (res.annulled) box.append(h("p", {}, `${t("annulled")} (${t(res.annulled)})`));
   else {
     const who = [`${t("taker")}: ${seatName(row.taker)}`, t(row.contract)];
     if (S.state.table.seats.length === 5)
@@ -422,6 +445,9 @@ function rankingView(ranking) {
 }
 
 $("#lang").addEventListener("click", () => { lang = lang === "fr" ? "en" : "fr"; localStorage.setItem("tarot.lang", lang); document.documentElement.lang = lang; render(); });
-setInterval(() => { if (S.state && S.timeLeft != null) { const el = $("#timer"); if (el) render(); } }, 1000);
+setInterval(() => {
+  const el = $("#timer");
+  if (el && S.state && S.timeLeft != null) el.textContent = timerText();
+}, 1000);
 connect();
 render();
