@@ -193,6 +193,10 @@ def test_four_players_bots_bid_ecart_play_score_sheet(server: str, browser: Any)
     page.wait_for_selector("#sheet")
     page.screenshot(path=str(SHOTS / "score-sheet.png"), full_page=True)
     assert page.locator("#sheet tbody tr").count() >= 1
+    # R25: the deal's oudlers and points against its target, and each seat's score under its total
+    counted = page.locator("#sheet .what small").first.inner_text()
+    assert "oudler" in counted and "/" in counted
+    assert page.locator("#sheet tbody tr").first.locator("td small").count() == 1 + 4
     page.close()
 
 
@@ -306,3 +310,33 @@ def test_a_table_without_spectators_sends_a_visitor_back_to_the_lobby(server: st
     assert "spectators" in visitor.locator("#toast").inner_text()
     context.close()
     host.close()
+
+
+def test_leaving_a_game_in_progress_asks_first(server: str, browser: Any) -> None:
+    """Leaving hands the seat to a bot for the rest of the game: the browser asks, and a "no"
+    keeps the player seated."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    enter(page, server, "Hal")
+    create(page, 3, deals=1)
+    sit_with_bots(page, 3)
+    table = page.url
+    asked: list[str] = []
+
+    def answer(dialog: Any, accept: bool) -> None:
+        asked.append(dialog.message)
+        dialog.accept() if accept else dialog.dismiss()
+
+    page.once("dialog", lambda d: answer(d, False))
+    page.click("#leave")
+    page.wait_for_timeout(300)
+    assert len(asked) == 1 and "bot" in asked[0]
+    assert page.url == table and page.locator("#hand .card").count() > 0  # still seated
+    page.once("dialog", lambda d: answer(d, True))
+    page.click("#leave")
+    page.wait_for_function("() => location.hash === '#/'")
+    assert len(asked) == 2
+    page.goto(table)  # back as a spectator: a bot holds the seat
+    page.wait_for_selector("#felt")
+    assert page.locator("#hand").count() == 0
+    page.close()

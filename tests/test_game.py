@@ -33,13 +33,13 @@ def test_a_game_plays_its_deals_and_keeps_the_sheet(players: int) -> None:
     sheet = game.sheet()
     assert {"deal", "dealer", "taker", "contract", "partner", "oudlers", "points", "made", "margin",
             "petit_au_bout", "poignees", "chelem", "scores", "totals", "target", "base",
-            "petit_au_bout_prime", "poignee_prime", "chelem_prime", "per_defender"} <= set(sheet[0])
+            "multiplier", "petit_au_bout_prime", "poignee_prime", "chelem_prime", "per_defender"} <= set(sheet[0])
     for row in sheet:  # R22–R24: what the browser shows adds up to each seat's score
         if row["annulled"] is None:
             s = row["per_defender"]
             assert row["base"] + row["petit_au_bout_prime"] + row["poignee_prime"] + row["chelem_prime"] == s
-            assert row["base"] == (25 + row["margin"]) * (1 if row["made"] else -1) * {
-                "prise": 1, "garde": 2, "garde_sans": 4, "garde_contre": 6}[row["contract"]]
+            assert row["multiplier"] == Contract.parse(row["contract"]).multiplier
+            assert row["base"] == (25 + row["margin"]) * (1 if row["made"] else -1) * row["multiplier"]
             share = players - 1 if row["partner"] is None else 2
             assert row["scores"][row["taker"]] == share * s
             assert row["made"] == (row["points"] >= row["target"])

@@ -6,7 +6,7 @@ const T = {
     turn: "Turn", yourturn: "Your turn", pass: "Pass", prise: "Prise", garde: "Garde", garde_sans: "Garde sans",
     garde_contre: "Garde contre", call: "Call", ecart: "Put aside", chelem: "Announce a chelem", nochelem: "No chelem",
     poignee: "Show a poignée", poigneepick: "Choose the cards to show:", cancel: "Cancel", poigneeof: "Poignée of", ecarttrumps: "Trumps in the écart", chien: "Chien", last: "Previous trick", sheet: "Score sheet", deal: "Deal", result: "Result",
-    made: "made", lost: "failed", ranking: "Final ranking", newgame: "New game", options: "Options", save: "Save",
+    ranking: "Final ranking", newgame: "New game", options: "Options", save: "Save",
     timeleft: "Time left", invite: "Invite link", away: "away", waiting: "Waiting for players", taker: "Taker",
     contract: "Contract", called: "Called", commitment: "Deal commitment", seed: "Seed", salt: "Salt", annulled: "Annulled",
     status_waiting: "waiting", status_playing: "playing", status_finished: "finished", select: "Choose", cards: "cards",
@@ -16,7 +16,7 @@ const T = {
     needed: "needed", madeby: "made by", lostby: "failed by", base: "Base", petit_au_bout: "Petit au bout",
     poigneeprime: "Poignée", chelemprime: "Chelem", announced: "announced", perdefender: "Per defender",
     attack: "attack", defence: "defence", simple: "simple", double: "double", triple: "triple",
-    current: "Current trick", host: "host", heuristic: "heuristic", deal1: "deal", petit_sec: "petit sec",
+    current: "Current trick", host: "host", heuristic: "heuristic", petit_sec: "petit sec",
     all_pass: "everyone passed", leaveconfirm: "Leave the game? A bot takes your seat until it ends.",
     ecartreason: "Kings and oudlers may not go in the écart; trumps only when nothing else can (R11)"},
   fr: {name: "Votre pseudo", go: "Entrer", lobby: "Tables ouvertes", create: "Créer une table", players: "Joueurs",
@@ -25,8 +25,8 @@ const T = {
     search: "Robot recherche", leave: "Partir", seats: "Places", turn: "À jouer", yourturn: "À vous", pass: "Passe",
     prise: "Prise", garde: "Garde", garde_sans: "Garde sans", garde_contre: "Garde contre", call: "Appeler",
     ecart: "Écarter", chelem: "Annoncer un chelem", nochelem: "Pas de chelem", poignee: "Montrer une poignée",
-    chien: "Chien", last: "Pli précédent", sheet: "Feuille de marque", deal: "Donne", result: "Résultat", made: "réussie",
-    lost: "chutée", ranking: "Classement final", newgame: "Nouvelle partie", options: "Options", save: "Enregistrer",
+    chien: "Chien", last: "Pli précédent", sheet: "Feuille de marque", deal: "Donne", result: "Résultat",
+    ranking: "Classement final", newgame: "Nouvelle partie", options: "Options", save: "Enregistrer",
     timeleft: "Temps restant", invite: "Lien d'invitation", away: "absent", waiting: "En attente de joueurs",
     taker: "Preneur", contract: "Contrat", called: "Roi appelé", commitment: "Engagement de la donne", seed: "Graine",
     salt: "Sel", annulled: "Annulée", status_waiting: "en attente", status_playing: "en jeu", status_finished: "terminée",
@@ -38,7 +38,7 @@ const T = {
     needed: "requis", madeby: "réussie de", lostby: "chutée de", base: "Base", petit_au_bout: "Petit au bout",
     poigneeprime: "Poignée", chelemprime: "Chelem", announced: "annoncé", perdefender: "Par défenseur",
     attack: "attaque", defence: "défense", simple: "simple", double: "double", triple: "triple",
-    current: "Pli en cours", host: "hôte", heuristic: "heuristique", deal1: "donne", petit_sec: "petit sec",
+    current: "Pli en cours", host: "hôte", heuristic: "heuristique", petit_sec: "petit sec",
     all_pass: "tout le monde a passé", leaveconfirm: "Quitter la partie ? Un robot prend votre place jusqu'à la fin.",
     ecartreason: "Ni roi ni bout à l'écart ; des atouts seulement faute d'autres cartes (R11)"},
 };
@@ -85,6 +85,8 @@ function connect() {
   ws.onclose = () => setTimeout(connect, 1000);
 }
 
+const JOIN_REFUSED = new Set(["no_table", "no_spectators"]);  // a table's page cannot open
+
 function onMessage(m) {
   if (m.type === "welcome") {
     S.me = m.player; S.token = m.token; localStorage.setItem("tarot.token", m.token);
@@ -108,7 +110,7 @@ function onMessage(m) {
     render();
   } else if (m.type === "error") {
     toast(m.reason);
-    if (S.table && !S.state) location.hash = "#/";  // a join refused (no spectators, no table): the lobby, not a blank page
+    if (JOIN_REFUSED.has(m.code)) location.hash = "#/";  // the lobby, not a blank page
   }
 }
 
@@ -216,7 +218,7 @@ function optionsForm(opts, label, onsubmit) {
 
 function lobbyView() {
   const rows = S.lobby.map((tb) => h("tr", {},
-    h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${plural(tb.options.deals) ? t("deals").toLowerCase() : t("deal1")}` +
+    h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase()}` +
       (tb.options.move_time ? ` · ${tb.options.move_time}s` : "")),
     h("td", {}, tb.seats.map((s) => (s.host ? "★ " : "") + (s.name || "—")).join(", ")),
     h("td", {}, t("status_" + tb.status)),
@@ -406,8 +408,7 @@ function resultView(r) {
     box.append(h("p", {class: "who"}, who.join(" · ")),
       h("p", {class: "count"}, `${row.points} ${t("points")}, ${row.target} ${t("needed")} (${oudlersText(row.oudlers)}) · `,
         h("b", {}, `${t(row.made ? "madeby" : "lostby")} ${row.margin}`)));
-    const mult = {prise: 1, garde: 2, garde_sans: 4, garde_contre: 6}[row.contract];
-    const lines = [[t("base"), `(25 + ${row.margin}) × ${mult}`, row.base, "base"]];
+    const lines = [[t("base"), `(25 + ${row.margin}) × ${row.multiplier}`, row.base, "base"]];
     if (row.petit_au_bout) lines.push([t("petit_au_bout"), t(row.petit_au_bout), row.petit_au_bout_prime, "petit"]);
     if (row.poignees.length) lines.push([t("poigneeprime"), row.poignees.map(t).join(", "), row.poignee_prime, "poignee"]);
     if (row.chelem_prime) lines.push([t("chelemprime"), [row.chelem ? t(row.chelem) : "", row.chelem_announced ? t("announced") : ""]
