@@ -32,8 +32,8 @@ def test_a_game_plays_its_deals_and_keeps_the_sheet(players: int) -> None:
     assert game.totals == totals and sum(totals) == 0
     sheet = game.sheet()
     assert {"deal", "dealer", "taker", "contract", "partner", "oudlers", "points", "made", "margin",
-            "petit_au_bout", "poignees", "chelem", "scores", "totals", "target", "base",
-            "multiplier", "petit_au_bout_prime", "poignee_prime", "chelem_prime", "per_defender"} <= set(sheet[0])
+            "petit_au_bout", "poignees", "chelem", "scores", "totals", "target", "base", "multiplier",
+            "petit_au_bout_prime", "poignee_prime", "chelem_prime", "per_defender"} <= set(sheet[0])
     for row in sheet:  # R22–R24: what the browser shows adds up to each seat's score
         if row["annulled"] is None:
             s = row["per_defender"]

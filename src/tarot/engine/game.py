@@ -44,9 +44,9 @@ class SheetRow:
                 "poignees": [p.name_text for p in s.poignees], "chelem": s.chelem.value if s.chelem else None,
                 "chelem_announced": s.chelem_announced,
                 # R22–R24: the base and each prime, signed for the attack; their sum is S
-                "multiplier": s.contract.multiplier, "base": s.base, "petit_au_bout_prime": s.petit_au_bout_prime,
-                "poignee_prime": s.poignee_prime, "chelem_prime": s.chelem_prime,
-                "per_defender": s.per_defender,
+                "multiplier": s.contract.multiplier, "base": s.base,
+                "petit_au_bout_prime": s.petit_au_bout_prime, "poignee_prime": s.poignee_prime,
+                "chelem_prime": s.chelem_prime, "per_defender": s.per_defender,
             })
         row["scores"] = list(self.scores)
         row["totals"] = list(self.totals)
