@@ -20,6 +20,18 @@ from tarot.server import protocol as p
 from tarot.server.store import DealRow
 
 
+def refuse(store: Any, when: str) -> None:
+    """The database itself refuses a kind of write (as a full disk would), whichever way the
+    store groups it."""
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql(f"CREATE TRIGGER refuse {when} BEGIN SELECT RAISE(ABORT, 'disk full'); END")
+
+
+def accept(store: Any) -> None:
+    with store.engine.begin() as conn:
+        conn.exec_driver_sql("DROP TRIGGER refuse")
+
+
 def test_a_game_whose_start_cannot_be_stored_is_not_counted(tmp_path: Path) -> None:
     """The store refuses the game's start: the table waits as before, with no game counted, and
     the next start is game 1."""
@@ -32,16 +44,11 @@ def test_a_game_whose_start_cannot_be_stored_is_not_counted(tmp_path: Path) -> N
             await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
         for seat, tab in enumerate(players[:3]):
             await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
-        begin_game = store.begin_game
-
-        def refused(*_args: Any) -> Any:
-            raise OSError("disk full")
-
-        store.begin_game = refused  # type: ignore[method-assign]
+        refuse(store, "BEFORE INSERT ON games")
         await table.deliver(players[3], p.Sit(type="sit", seat=3))  # type: ignore[arg-type]
         assert table.status == "waiting" and table.game is None and table.games_played == 0
         assert '"internal"' in players[3].got[-1]  # the player is told; the table goes on
-        store.begin_game = begin_game  # type: ignore[method-assign]
+        accept(store)
         await table.deliver(players[3], p.Leave(type="leave"))  # type: ignore[arg-type]
         await table.deliver(players[3], p.Join(type="join", table=table.id))  # type: ignore[arg-type]
         await table.deliver(players[3], p.Sit(type="sit", seat=3))  # type: ignore[arg-type]
@@ -55,8 +62,9 @@ def test_a_game_whose_start_cannot_be_stored_is_not_counted(tmp_path: Path) -> N
 
 def test_a_deal_end_the_store_refuses_changes_nothing_and_is_tried_again(tmp_path: Path) -> None:
     """The store refuses a deal's end: the game is left as it was (no sheet row, no totals, the
-    deal still current and over) and the players are told; the next move at the table ends the
-    deal, stored, with the score it would have had."""
+    deal still current and over) and the players are told; once the store accepts again, the
+    table ends the deal by itself (no player can move in a deal that is over), stored, with the
+    score it would have had, and the next seat deals (R4)."""
 
     async def main() -> None:
         store, hub = sqlite_hub(tmp_path)
@@ -68,12 +76,8 @@ def test_a_deal_end_the_store_refuses_changes_nothing_and_is_tried_again(tmp_pat
         game = table.game
         assert game is not None and game.current is not None
         info = game.current
-        finish_deal = store.finish_deal
-
-        def refused(*_args: Any) -> Any:
-            raise OSError("disk full")
-
-        store.finish_deal = refused  # type: ignore[method-assign]
+        hub.settings.retry = 0.2
+        refuse(store, "BEFORE UPDATE ON deals")  # the deal's row marked done
         rng = random.Random(8)
         while not info.deal.is_over:
             action = random_action(info.deal, rng)
@@ -81,9 +85,13 @@ def test_a_deal_end_the_store_refuses_changes_nothing_and_is_tried_again(tmp_pat
         assert '"internal"' in players[action.seat].got[-1]
         assert game.current is info and game.rows == [] and game.totals == [0, 0, 0]
         expected = info.deal.result()
-        store.finish_deal = finish_deal  # type: ignore[method-assign]
-        await table.deliver(players[0], p.Act(type="act", action={"bid": "pass"}))  # type: ignore[arg-type]
+        accept(store)
+        for _ in range(100):  # no move can come to a deal that is over: the table tries again itself
+            if game.current is not info:
+                break
+            await asyncio.sleep(0.05)
         assert len(game.rows) == 1 and game.current is not info
+        assert game.current is not None and game.current.dealer == (info.dealer + 1) % 3  # R4
         scores = expected.score.scores if expected.score is not None else (0, 0, 0)
         assert game.totals == list(scores)
         await hub.close()

@@ -57,6 +57,7 @@ class Settings:
     grace: float = 30.0  # seconds away before a bot plays for a seated player
     bot_delay: float = 0.6  # pause before a bot's move, so people can follow
     think: float = 0.5  # search bot budget per decision
+    retry: float = 2.0  # seconds before a table tries again a deal's end the store refused
 
 
 @dataclass
@@ -427,9 +428,6 @@ class Table:
         if deal is None:
             client.send(p.error("no deal is being played", "no_deal"))
             return
-        if deal.is_over:  # its end could not be stored (``_end_deal``): try again, not the action
-            await self._end_deal()
-            return
         obj = dict(msg.action)
         obj.setdefault("seat", seat)
         try:
@@ -452,6 +450,11 @@ class Table:
         deal = self._deal()
         if deal is not None and deal.is_over:  # its last card was stored, its end was not
             await self._end_deal()
+
+    def _resume_later(self) -> None:
+        """Try the current deal's end again in a while: no move can come to a deal that is over,
+        so nothing else would (after a restart, ``Hub.recover`` resumes it at once)."""
+        asyncio.get_running_loop().call_later(self.hub.settings.retry, self.submit, None, _Resume())
 
     def _on_ping(self, client: Client, _msg: p.Ping) -> None:
         client.send({"type": "pong", "table": self.id, "version": self.version})
@@ -546,6 +549,7 @@ class Table:
             results = await store.write_all(jobs)
         except BaseException:  # not stored: the deal stays current and over, to be ended again
             game.reopen_deal(info)
+            self._resume_later()
             raise
         self.last_result = {"deal": info.number, "result": result, "row": row.to_dict(),
                             "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
@@ -746,9 +750,7 @@ class Hub:
                 continue
             self.tables[table.id] = table
             table.start()
-            game = table.game
-            if game is not None and game.current is not None and game.current.deal.is_over:
-                table.submit(None, _Resume())
+            table.submit(None, _Resume())  # ends a deal whose last card was stored but not its end
 
     async def create(self, client: Client, options: p.TableOptions) -> Table:
         tid = secrets.token_urlsafe(8)
@@ -782,7 +784,8 @@ class Hub:
 
 
 class _Resume:
-    """Internal: a restored game whose current deal is over (its last card stored, its end not)
-    ends it, then starts its next deal or ends the game (``_end_deal``)."""
+    """Internal: a game whose current deal is over but whose end is not stored (after a restart,
+    or after the store refused it) ends it, then starts its next deal or ends the game
+    (``_end_deal``); for any other table, nothing."""
 
     type = "resume"
