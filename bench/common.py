@@ -16,14 +16,6 @@ def free_port() -> int:
         return port
 
 
-def merge_state(state: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, Any]:
-    """A snapshot's state is whole; an event's holds only the keys that changed."""
-    update: dict[str, Any] = msg["state"]
-    if msg["type"] == "snapshot" or state is None:
-        return dict(update)
-    return state | update
-
-
 def choose(view: dict[str, Any]) -> dict[str, Any]:
     """A legal action from this seat's view, at once: seat 0 bids ``prise``, the others pass (so a
     deal is played); the écart from ``ecart_options``; no chelem; the first legal card (or call)."""

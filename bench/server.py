@@ -62,7 +62,8 @@ except ImportError:  # pragma: no cover
     sys.exit("bench/server.py needs orjson and picows: pip install -e '.[dev]'")
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import choose, free_port, merge_state, quantile
+from common import choose, free_port, quantile
+from tarot.server.protocol import merge_state
 
 # --- the server subprocess -----------------------------------------------------------------
 

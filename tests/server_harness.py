@@ -19,6 +19,7 @@ pytest.importorskip("fastapi")
 from starlette.testclient import TestClient
 
 from tarot.server.app import create_app
+from tarot.server.protocol import merge_state
 from tarot.server.table import Settings
 
 PG_URL = os.environ.get("TAROT_TEST_POSTGRES_URL")
@@ -98,13 +99,6 @@ def make_client(url: str, **settings: Any) -> Iterator[TestClient]:
 async def _receive(rx: Any, timeout: float) -> Any:
     with anyio.fail_after(timeout):
         return await rx.receive()
-
-
-def merge_state(state: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, Any]:
-    """A snapshot's state is whole; an event's holds only the keys that changed (docs/protocol.md)."""
-    if msg["type"] == "snapshot" or state is None:
-        return dict(msg["state"])
-    return state | msg["state"]
 
 
 class Player:

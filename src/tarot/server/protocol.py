@@ -146,5 +146,14 @@ def object_tail(value: dict[str, Any]) -> bytes:
     return encode(value)[1:]
 
 
+def merge_state(state: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, Any]:
+    """What a client knows after ``msg`` (an ``event`` or a ``snapshot``): a snapshot's state is
+    whole; an event's holds only the keys that changed, to merge into the last state."""
+    update: dict[str, Any] = msg["state"]
+    if msg["type"] == "snapshot" or state is None:
+        return dict(update)
+    return state | update
+
+
 def error(reason: str, code: str = "bad_request", **extra: Any) -> dict[str, Any]:
     return {"type": "error", "code": code, "reason": reason, **extra}
