@@ -7,7 +7,7 @@ import random
 import pytest
 
 from playing import random_action
-from tarot.engine import Bid, Contract, Game, Phase, replay_result
+from tarot.engine import Bid, Contract, Game, Phase, PoigneeSize, SheetRow, Side, replay_result, score_deal
 
 
 def finish_deal(game: Game, rng: random.Random) -> None:
@@ -91,3 +91,17 @@ def test_game_views_and_legal_actions_follow_the_current_deal() -> None:
     assert game.view(seat).legal
     game.apply(Bid(seat, Contract.GARDE))
     assert game.deal.highest is Contract.GARDE
+
+
+def test_a_sheet_row_gives_each_figure_of_the_deal() -> None:
+    """RULES.md worked example 3 (4 players): prise lost by 7, the taker showed a simple poignée
+    and took the Petit au bout: −(25+7) − 20 + 10 = −42. Each figure the browser's result shows
+    comes from its own key (their sum alone would not tell two primes apart)."""
+    score = score_deal(players=4, taker=1, contract=Contract.PRISE, oudlers=2, points=34,
+                       petit_au_bout=Side.ATTACK, poignees=[PoigneeSize.SIMPLE])
+    row = SheetRow(number=1, dealer=0, annulled=None, score=score, totals=(42, -126, 42, 42)).to_dict()
+    assert (row["target"], row["made"], row["margin"], row["multiplier"]) == (41, False, 7, 1)
+    primes = row["base"], row["poignee_prime"], row["petit_au_bout_prime"], row["chelem_prime"]
+    assert primes == (-32, -20, 10, 0)
+    assert (row["per_defender"], row["scores"]) == (-42, [42, -126, 42, 42])
+    assert (row["petit_au_bout"], row["poignees"], row["chelem"]) == ("attack", ["simple"], None)
