@@ -5,8 +5,12 @@ test_server.py does not go through uvicorn's websocket code)."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
+import os
 import signal
+import socket
+import struct
 import subprocess
 import sys
 import time
@@ -85,8 +89,36 @@ def test_serve_prints_the_address_and_serves_the_site(served: Served) -> None:
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as r:
         assert r.status == 200 and b"<html" in r.read().lower()
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=5) as r:
-        assert json.loads(r.read()) == {"type": "lobby", "tables": []}
+        assert json.loads(r.read()) == {"type": "lobby", "tables": [], "total": 0, "offset": 0}
     proc.send_signal(signal.SIGINT)
     out = proc.communicate(timeout=15)[0]
     assert f"Open http://localhost:{port}/ in your browser" in out
     assert "Traceback" not in out
+
+
+def _masked_frame(payload: bytes, opcode: int = 1) -> bytes:
+    """A client's websocket frame (RFC 6455: masked), built by hand: a client library refuses to
+    send a text frame that is not UTF-8."""
+    mask = os.urandom(4)
+    size = bytes([0x80 | len(payload)]) if len(payload) < 126 else bytes([0x80 | 126]) + struct.pack(
+        ">H", len(payload))
+    return bytes([0x80 | opcode]) + size + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+def test_a_text_frame_that_is_not_utf8_is_closed_without_a_traceback(served: Served) -> None:
+    port, _, proc = served
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as raw:
+        key = base64.b64encode(os.urandom(16)).decode()
+        raw.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                    f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                    "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        assert raw.recv(4096).startswith(b"HTTP/1.1 101")
+        raw.sendall(_masked_frame(b'{"type": "hello", "name": "\xff\xfe"}'))
+        closing = raw.recv(4096)
+    assert closing[0] == 0x88 and struct.unpack(">H", closing[2:4])[0] == 1007  # close: invalid data
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=5) as r:
+        assert r.status == 200  # the site goes on
+    proc.send_signal(signal.SIGINT)
+    out = proc.communicate(timeout=15)[0]
+    assert "Traceback" not in out and "UnicodeDecodeError" not in out
+    assert "not UTF-8" in out

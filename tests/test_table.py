@@ -86,7 +86,7 @@ def test_a_deal_end_the_store_refuses_changes_nothing_and_is_tried_again(tmp_pat
         assert game.current is info and game.rows == [] and game.totals == [0, 0, 0]
         expected = info.deal.result()
         accept(store)
-        for _ in range(100):  # no move can come to a deal that is over: the table tries again itself
+        for _ in range(400):  # no move can come to a deal that is over: the table tries again itself
             if game.current is not info:
                 break
             await asyncio.sleep(0.05)

@@ -285,6 +285,8 @@ def serve(
     db: Annotated[str | None, typer.Option(
         help="Database URL (sqlite:///file or postgresql://user@host/db); default: ./tarot.sqlite3")] = None,
     grace: Annotated[float, typer.Option(help="Seconds away before a bot plays for a player.")] = 30.0,
+    api_docs: Annotated[bool, typer.Option(
+        help="Also serve the generated API pages (/docs, /redoc, /openapi.json).")] = False,
 ) -> None:
     """Play online in the browser: start the site (creates and migrates the database)."""
     try:  # the server's dependencies load only for this command
@@ -300,7 +302,7 @@ def serve(
     url = db or default_url()
     try:
         migrate(url)  # here, so that a bad URL or an unreachable database is one clear line
-        site = create_app(url, Settings(grace=grace), run_migrations=False)
+        site = create_app(url, Settings(grace=grace), run_migrations=False, api_docs=api_docs)
     except Exception as exc:  # a bad URL or an unreachable database: one line, no traceback
         if os.environ.get("TAROT_DEBUG"):
             raise

@@ -19,9 +19,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import protocol as p
 from .connection import Connection
+from .headers import SecurityHeaders
 from .socket import Socket
 from .store import Store, migrate
-from .table import Hub, Settings
+from .table import LOBBY_PAGE, Hub, Settings
 
 log = logging.getLogger("tarot.server")
 STATIC = Path(__file__).parent / "static"
@@ -50,6 +51,10 @@ async def _handle(conn: Connection, text: str) -> None:
         hub.lobby.add(conn)
         conn.send(hub.lobby_state())
     elif isinstance(msg, p.CreateTable):
+        refused = hub.refuse_create(conn.player_id)
+        if refused is not None:
+            conn.send(refused)
+            return
         table = await hub.create(conn, msg.options)
         conn.send({"type": "created", "table": table.id})
     elif isinstance(msg, p.Join):
@@ -101,11 +106,30 @@ def tune_gc() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def create_app(db_url: str, settings: Settings | None = None, run_migrations: bool = True) -> FastAPI:
-    """The site. ``db_url`` is a SQLAlchemy URL (``sqlite:///file`` or ``postgresql://…``)."""
+class _BadFrameLine(logging.Filter):
+    """A client's text frame that is not UTF-8 is refused by the ASGI server (close code 1007),
+    which logs it with a traceback: one line instead, the client's fault, not the server's."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], UnicodeDecodeError):
+            record.exc_info = None
+            record.exc_text = None
+            record.msg, record.args = "a client sent a text frame that is not UTF-8: closed (1007)", ()
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+_BAD_FRAME_LINE = _BadFrameLine()
+
+
+def create_app(db_url: str, settings: Settings | None = None, run_migrations: bool = True,
+               api_docs: bool = False) -> FastAPI:
+    """The site. ``db_url`` is a SQLAlchemy URL (``sqlite:///file`` or ``postgresql://…``).
+    ``api_docs``: also serve the generated API pages (``/docs``, ``/redoc``, ``/openapi.json``)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        logging.getLogger("uvicorn.error").addFilter(_BAD_FRAME_LINE)  # set after uvicorn's own
         if run_migrations:
             await asyncio.to_thread(migrate, db_url)
         store = Store(db_url)
@@ -118,15 +142,19 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
             await hub.close()
             store.close()
 
-    app = FastAPI(title="French Tarot", lifespan=lifespan)
+    docs: dict[str, Any] = {} if api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
+    app = FastAPI(title="French Tarot", lifespan=lifespan, **docs)
 
     @app.get("/")
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
     @app.get("/api/tables")
-    async def tables() -> JSONResponse:
-        return JSONResponse(app.state.hub.lobby_state())
+    async def tables(offset: int = 0, limit: int = LOBBY_PAGE) -> JSONResponse:
+        """The lobby's tables, a page at a time (``total`` says how many there are)."""
+        if offset < 0 or not 1 <= limit <= LOBBY_PAGE:
+            return JSONResponse(p.error(f"offset ≥ 0 and limit 1…{LOBBY_PAGE}", "bad_request"), 422)
+        return JSONResponse(app.state.hub.lobby_state(offset, limit))
 
     async def session(ws: Socket) -> None:
         if not await ws.accept():
@@ -149,7 +177,8 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
                 conn.table.gone(conn)
             await conn.finish()
 
-    app.add_middleware(SocketRoute, path="/ws", session=session)
+    app.add_middleware(SecurityHeaders)
+    app.add_middleware(SocketRoute, path="/ws", session=session)  # added last: the outermost
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

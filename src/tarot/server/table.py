@@ -36,6 +36,9 @@ log = logging.getLogger("tarot.server")
 # About two deals: enough to catch up a short disconnection; older gaps get a snapshot, which
 # holds everything. Kept small because every table's log stays in memory (and in the GC's way).
 LOG_SIZE = 200
+LOBBY_PAGE = 50  # tables per lobby message and per page of /api/tables
+OPEN_TABLES_PER_PLAYER = 3  # tables a player may host at once (waiting or playing)
+CREATES_PER_MINUTE = 6  # tables a player may create in any minute
 RESTART_GAP = 1000  # versions skipped at a restart: far more than a table sends unstored (restore)
 
 
@@ -740,6 +743,7 @@ class Hub:
         self.lobby: set[Client] = set()
         self._lobby_pending = False
         self.slow_lane = SlowLane()  # deal ends start one table per loop iteration
+        self._created: dict[str, list[float]] = {}  # player → when it created tables, last minute
 
     async def recover(self) -> None:
         for loaded in await self.store.run(self.store.load_open_tables):
@@ -752,7 +756,22 @@ class Hub:
             table.start()
             table.submit(None, _Resume())  # ends a deal whose last card was stored but not its end
 
+    def refuse_create(self, player: str) -> dict[str, Any] | None:
+        """The error that refuses ``player`` a new table (too many open, or too many lately)."""
+        hosting = sum(1 for t in self.tables.values() if t.host == player and t.status != "finished")
+        if hosting >= OPEN_TABLES_PER_PLAYER:
+            return p.error(f"you already host {hosting} open tables (at most {OPEN_TABLES_PER_PLAYER})",
+                           "too_many_tables")
+        now = time.monotonic()
+        recent = [t for t in self._created.get(player, ()) if now - t < 60]
+        self._created[player] = recent
+        if len(recent) >= CREATES_PER_MINUTE:
+            return p.error(f"at most {CREATES_PER_MINUTE} new tables a minute: wait a little",
+                           "too_many_tables", retry_after=round(60 - (now - recent[0]), 1))
+        return None
+
     async def create(self, client: Client, options: p.TableOptions) -> Table:
+        self._created.setdefault(client.player_id, []).append(time.monotonic())
         tid = secrets.token_urlsafe(8)
         table = Table(self, tid, options, client.player_id)
         await table._save_table()
@@ -761,9 +780,12 @@ class Hub:
         self.lobby_changed()
         return table
 
-    def lobby_state(self) -> dict[str, Any]:
-        tables = [t.summary() for t in self.tables.values() if not t.options.private]
-        return {"type": "lobby", "tables": tables}
+    def lobby_state(self, offset: int = 0, limit: int = LOBBY_PAGE) -> dict[str, Any]:
+        """The public tables not finished, waiting ones first (they have seats), a page of them."""
+        listed = [t for t in self.tables.values() if not t.options.private and t.status != "finished"]
+        listed.sort(key=lambda t: t.status != "waiting")
+        page = [t.summary() for t in listed[offset:offset + limit]]
+        return {"type": "lobby", "tables": page, "total": len(listed), "offset": offset}
 
     def lobby_changed(self) -> None:
         if self._lobby_pending or not self.lobby:

@@ -1,0 +1,93 @@
+"""The site against a hostile visitor (issue: hardening): security headers on every page, the
+generated API pages only when asked for, the lobby and /api/tables a bounded page, and the
+tables one player may create. In process (Starlette TestClient); tests/test_serve.py has the
+ones that need uvicorn's own websocket code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi.testclient import TestClient
+
+from server_harness import Player, create_table, db_url, make_client
+from tarot.server.app import create_app
+from tarot.server.table import CREATES_PER_MINUTE, LOBBY_PAGE, OPEN_TABLES_PER_PLAYER
+
+
+@pytest.mark.parametrize("path", ["/", "/static/app.js", "/static/style.css", "/api/tables", "/nowhere"])
+def test_every_page_carries_the_security_headers(tmp_path: Path, path: str) -> None:
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        r = client.get(path)
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "style-src 'self'" in csp
+    assert "frame-ancestors 'none'" in csp and "unsafe-inline" not in csp
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert r.headers["x-frame-options"] == "DENY"
+    assert r.headers["referrer-policy"] == "same-origin"
+
+
+def test_the_page_has_no_inline_script_or_style() -> None:
+    """What the policy forbids must not be in our own page: every script and style is a file."""
+    html = (Path(__file__).resolve().parents[1] / "src/tarot/server/static/index.html").read_text()
+    assert "<style" not in html and " style=" not in html and " on" not in html.replace(" onl", "")
+    assert all('src="/static/' in tag for tag in html.split("<script")[1:])
+
+
+def test_api_pages_are_served_only_when_asked_for(tmp_path: Path) -> None:
+    url = db_url("sqlite", tmp_path)
+    with TestClient(create_app(url)) as client:
+        assert [client.get(p).status_code for p in ("/docs", "/redoc", "/openapi.json")] == [404] * 3
+    with TestClient(create_app(url, api_docs=True)) as client:
+        assert [client.get(p).status_code for p in ("/docs", "/redoc", "/openapi.json")] == [200] * 3
+
+
+def test_tables_listed_a_page_at_a_time(tmp_path: Path) -> None:
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        hosts = [Player(client, f"H{i}") for i in range(3)]
+        made = [create_table(h, players=3) for h in hosts for _ in range(OPEN_TABLES_PER_PLAYER)]
+        first = client.get("/api/tables", params={"limit": 4}).json()
+        rest = client.get("/api/tables", params={"offset": 4, "limit": 50}).json()
+        assert first["total"] == rest["total"] == len(made)
+        assert len(first["tables"]) == 4 and first["offset"] == 0
+        assert sorted(t["id"] for t in first["tables"] + rest["tables"]) == sorted(made)
+        assert client.get("/api/tables", params={"limit": LOBBY_PAGE + 1}).status_code == 422
+        assert client.get("/api/tables", params={"offset": -1}).status_code == 422
+        hosts[0].send({"type": "lobby"})
+        lobby = hosts[0].expect("lobby")
+        assert lobby["total"] == len(made) and len(lobby["tables"]) <= LOBBY_PAGE
+        for h in hosts:
+            h.close()
+
+
+def test_a_player_holds_only_so_many_open_tables(tmp_path: Path) -> None:
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        a = Player(client, "A")
+        for _ in range(OPEN_TABLES_PER_PLAYER):
+            create_table(a, players=4)
+        a.send({"type": "create_table", "options": {"players": 4}})
+        refused = a.expect("error")
+        assert refused["code"] == "too_many_tables"
+        assert str(OPEN_TABLES_PER_PLAYER) in refused["reason"]
+        assert client.get("/api/tables").json()["total"] == OPEN_TABLES_PER_PLAYER  # nothing made
+        b = Player(client, "B")  # the limit is A's, not everyone's
+        create_table(b, players=4)
+        a.close()
+        b.close()
+
+
+def test_a_player_creates_only_so_many_tables_a_minute(tmp_path: Path) -> None:
+    """Leaving a waiting table frees its place among the open ones, not among the minute's."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        a = Player(client, "A")
+        for _ in range(CREATES_PER_MINUTE):
+            tid = create_table(a, players=4)
+            hub.tables[tid].status = "finished"  # as if played out: no longer open
+        a.send({"type": "create_table", "options": {"players": 4}})
+        refused = a.expect("error")
+        assert refused["code"] == "too_many_tables" and 0 < refused["retry_after"] <= 60
+        a.close()
