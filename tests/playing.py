@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from tarot.bots.random_bot import poignee_cards, random_ecart_cards
 from tarot.engine import Action, Deal, Ecart, Phase, Poignee
 from tarot.engine.cards import cards_of
 
@@ -12,7 +11,7 @@ from tarot.engine.cards import cards_of
 def random_ecart(deal: Deal, rng: random.Random) -> Ecart:
     opts = deal.ecart_options()
     assert opts is not None
-    return Ecart(opts.seat, random_ecart_cards(opts, rng))
+    return Ecart(opts.seat, opts.choose(rng))
 
 
 def random_poignee(deal: Deal, rng: random.Random) -> Poignee | None:
@@ -23,7 +22,7 @@ def random_poignee(deal: Deal, rng: random.Random) -> Poignee | None:
     _, count = rng.choice(opts.sizes)
     order = cards_of(opts.allowed_mask)
     rng.shuffle(order)
-    cards = poignee_cards(opts, count, order)
+    cards = opts.choose(count, order)
     return None if cards is None else Poignee(opts.seat, cards)
 
 

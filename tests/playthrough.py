@@ -33,19 +33,14 @@ def choose(deal: Deal, rng: random.Random) -> Action:
     if deal.phase is Phase.ECART:
         opts = deal.ecart_options()
         assert opts is not None
-        allowed = opts.allowed
-        if opts.trumps_needed:
-            plain = [c for c in allowed if not c.is_trump]
-            trumps = [c for c in allowed if c.is_trump]
-            return Ecart(seat, plain + rng.sample(trumps, opts.trumps_needed))
-        return Ecart(seat, rng.sample(allowed, opts.size))
+        return Ecart(seat, opts.choose(rng))
     if deal.phase is Phase.ANNOUNCE:
         return Chelem(seat, False)
     poignee = deal.poignee_options()
     if poignee is not None:
-        size = poignee.sizes[0][1]
-        trumps = [c for c in poignee.allowed if not c.is_excuse]
-        return Poignee(seat, trumps[:size] if len(trumps) >= size else poignee.allowed[:size])
+        cards = poignee.choose()
+        assert cards is not None
+        return Poignee(seat, cards)
     legal = deal.legal_actions()
     if deal.phase is Phase.BIDDING:  # pass or prise/garde: the chien is shown and an écart made
         return rng.choice(legal[:3])

@@ -67,7 +67,7 @@ def positions(players: int, count: int, seed: int = 0) -> list[Deal]:
         s += 1
         deal = Deal.new(players, s % players, seed=seed * 1000 + s)
         bots = bots_for("heuristic", players, s)
-        stop = rng.randrange(0, deal.var.hand_size * players)
+        stop = rng.randrange(0, deal.variant.hand_size * players)
         played = 0
         while not deal.is_over and (deal.phase is not Phase.PLAY or played < stop):
             if deal.phase is Phase.PLAY:
@@ -151,7 +151,7 @@ def test_bots_receive_only_their_own_cards(players: int) -> None:
         assert spy.views
         for view in spy.views:
             assert view.seat == seat
-            mine = mask_of(view.hand)
+            mine = view.hand.mask
             assert mine & ~deal.dealt[seat] & ~deal.chien == 0
             if view.chien is None:
                 assert not (mine & deal.chien) or seat == deal.taker

@@ -90,7 +90,7 @@ def test_game_views_and_legal_actions_follow_the_current_deal() -> None:
     assert game.legal_actions() == game.deal.legal_actions()
     assert game.view(seat).legal
     game.apply(Bid(seat, Contract.GARDE))
-    assert game.deal.highest is Contract.GARDE
+    assert game.deal.high_bid is Contract.GARDE
 
 
 def test_a_sheet_row_gives_each_figure_of_the_deal() -> None:

@@ -72,8 +72,8 @@ def test_perft_counts(case: dict[str, Any]) -> None:
         deal.apply(Chelem(deal.taker, False))  # type: ignore[arg-type]
     counts = case["counts"]
     assert [perft(deal, d) for d in range(1, len(counts) + 1)] == counts
-    hands = [set(deal.hand(s)) for s in range(deal.n)]
-    trick = [((deal.leader + i) % deal.n, c) for i, c in enumerate(deal.trick)]
+    hands = [set(deal.hand(s)) for s in range(deal.players)]
+    trick = [((deal.leader + i) % deal.players, c) for i, c in enumerate(deal.trick)]
     ban = deal.called if not deal.tricks else None
     assert deal.turn is not None
     naive = [naive_perft([set(h) for h in hands], trick, deal.turn, d, ban)

@@ -90,7 +90,7 @@ def test_random_deals_keep_every_rule_invariant(params: tuple[int, int, int]) ->
     score = result.score
     assert score is not None
     assert sum(score.scores) == 0  # R24
-    assert len(deal.tricks) == deal.var.hand_size
+    assert len(deal.tricks) == deal.variant.hand_size
     assert score.points == attack_points_by_hand(deal)
     defence = FULL_DECK & ~deal.attack_cards()
     assert half_points(deal.attack_cards()) + half_points(defence) == 182  # 91 points in all
@@ -105,7 +105,7 @@ def test_replaying_the_written_record_gives_the_same_deal(params: tuple[int, int
     again = DealRecord.from_json(text).replay()
     assert again.result() == deal.result()
     assert again.actions == [a for a in deal.actions]
-    for seat in range(deal.n):
+    for seat in range(deal.players):
         assert again.view(seat) == deal.view(seat)
     assert DealRecord.from_json(text).to_json() == text
 
@@ -182,12 +182,12 @@ def test_bad_actions_are_refused_and_change_nothing(params: tuple[int, int, int]
             expected_ok = junk in legal or (isinstance(junk, (Ecart, Poignee)) and deal.is_legal(junk))
             if expected_ok:
                 continue
-            before = (deal.view(-1), [deal.view(s) for s in range(players)], deal.actions)
+            before = (deal.view(-1), [deal.view(s) for s in range(players)], list(deal.actions))
             try:
                 deal.apply(junk)  # type: ignore[arg-type]
             except ValueError as e:
                 assert re.match(r"R\d+: ", str(e)), e  # every refusal names its rule
             else:
                 raise AssertionError(f"{junk!r} was applied but not offered")
-            assert (deal.view(-1), [deal.view(s) for s in range(players)], deal.actions) == before
+            assert (deal.view(-1), [deal.view(s) for s in range(players)], list(deal.actions)) == before
         deal.apply(random_action(deal, rng))

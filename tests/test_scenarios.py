@@ -126,8 +126,8 @@ def hand(deal: Deal, seat: int) -> set[str]:
 
 
 def snapshot(deal: Deal) -> list[Any]:
-    return ([deal.view(s).to_dict() for s in range(deal.n)] + [deal.view(-1).to_dict()]
-            + [deal.phase, deal.turn, list(deal.hands), deal.actions])
+    return ([deal.view(s).to_dict() for s in range(deal.players)] + [deal.view(-1).to_dict()]
+            + [deal.phase, deal.turn, list(deal.hands), list(deal.actions)])
 
 
 def refused(deal: Deal, action: Any, rule: str | tuple[str, ...]) -> IllegalAction:
@@ -338,7 +338,8 @@ def test_all_pass_annuls_the_deal() -> None:
     assert deal.legal_actions() == []
     res = deal.result()
     assert res.annulled is Annulment.ALL_PASS and res.score is None
-    assert res.to_dict()["annulled"] == "all_pass" and res.to_dict()["scores"] is None
+    # DESIGN.md: an annulled deal scores 0 for every seat
+    assert res.to_dict()["annulled"] == "all_pass" and res.to_dict()["scores"] == [0, 0, 0, 0]
     refused(deal, Bid(1, Contract.PRISE), "R7")
 
 

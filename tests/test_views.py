@@ -42,7 +42,7 @@ def public_cards(deal: Deal) -> int:
 
 def assert_no_leak(deal: Deal) -> None:
     public = public_cards(deal)
-    for seat in [*range(deal.n), -1]:
+    for seat in [*range(deal.players), -1]:
         allowed = public
         if seat >= 0:
             allowed |= deal.hands[seat]

@@ -98,7 +98,7 @@ class DealOutcome:
 
 def _scores(deal: Deal) -> list[int]:
     """Per-seat scores; an annulled deal (all pass, petit sec) scores 0 for everyone."""
-    return list(deal.result().scores) or [0] * deal.n
+    return list(deal.result().scores) or [0] * deal.players
 
 
 def play_duplicate_deal(config: ArenaConfig, index: int) -> DealOutcome:

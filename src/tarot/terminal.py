@@ -18,7 +18,6 @@ from rich.console import Console
 from rich.text import Text
 
 from .bots import Bot, build_bot
-from .bots.random_bot import poignee_cards
 from .engine import (
     EXCUSE,
     Action,
@@ -152,7 +151,7 @@ def ecart_listing(opts: EcartOptions) -> list[Card]:
 def default_poignee(opts: PoigneeOptions, count: int) -> list[Card]:
     """A proposal of ``count`` cards: the weakest trumps, the Excuse only when they fall short (R14:
     then with every trump of the hand)."""
-    return poignee_cards(opts, count) or []
+    return opts.choose(count) or []
 
 
 def fallback_action(view: View) -> Action:

@@ -64,8 +64,9 @@ def seat_name(lang: Lang, seat: int, me: int = 0) -> str:
     return text(lang, "you") if seat == me else text(lang, "seat", seat=seat)
 
 
-def hand_table(lang: Lang, hand: Sequence[Card]) -> Group:
+def hand_table(lang: Lang, cards_held: Iterable[Card]) -> Group:
     """The hand under a title, one line per group: trumps (with the Excuse), then each suit held."""
+    hand = list(cards_held)
     table = Table(box=None, show_header=False, padding=(0, 1))
     table.add_column(no_wrap=True, style="dim")
     table.add_column()

@@ -6,11 +6,9 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from tarot.engine import Contract
-from tarot.engine.cards import HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS
+from tarot.engine.cards import EXCUSE_BIT, HALF_POINTS, KINGS, PETIT_BIT, SUIT_MASKS, TRUMPS
 
-PETIT_BIT = 1 << 56
 T21_BIT = 1 << 76
-EXCUSE_BIT = 1 << 77
 
 # Points needed for each contract, per player count. The 4-player scale starts from the club
 # one; at 3 players hands hold 24 cards (more points for the same strength), at 5 only 15, with

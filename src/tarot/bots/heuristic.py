@@ -9,17 +9,24 @@ a partner who wins, saves its own Petit, and signals the FFT way.
 from __future__ import annotations
 
 from tarot.engine import Action, Bid, Call, Chelem, Contract, Ecart, Play, Poignee, View
-from tarot.engine.cards import ABOVE, CARDS, HALF_POINTS, KINGS, SUIT_MASKS, TRUMPS, cards_of, mask_of
+from tarot.engine.cards import (
+    ABOVE,
+    CARDS,
+    EXCUSE,
+    EXCUSE_BIT,
+    HALF_POINTS,
+    KINGS,
+    PETIT,
+    PLAIN,
+    SUIT_MASKS,
+    TRUMPS,
+    cards_of,
+    mask_of,
+)
 
 from .base import Bot
 from .evaluation import THRESHOLDS, call_choice, contract_for, ecart_choice, hand_points
 from .knowledge import Knowledge, best_index, knowledge_of, lead_mask_of
-from .random_bot import poignee_cards
-
-PETIT = 56
-EXCUSE = 77
-EXCUSE_BIT = 1 << 77
-PLAIN = (1 << 56) - 1
 
 
 def low(mask: int) -> int:
@@ -60,13 +67,13 @@ class HeuristicBot(Bot):
         seat = view.seat
         if view.ecart_options is not None:
             o = view.ecart_options
-            hand = mask_of(view.hand)
+            hand = view.hand.mask
             return Ecart(seat, cards_of(ecart_choice(hand, o.size, o.allowed_mask, o.trumps_needed)))
         if view.phase == "bidding":
             return self.bid(view)
         if view.phase == "call":
             calls = [a.card for a in view.legal if isinstance(a, Call)]
-            return Call(seat, CARDS[call_choice(mask_of(view.hand), calls)])
+            return Call(seat, CARDS[call_choice(view.hand.mask, calls)])
         if view.phase == "announce":
             return Chelem(seat, self.chelem_certain(view))
         poignee = self.poignee(view)
@@ -80,7 +87,7 @@ class HeuristicBot(Bot):
     # --- before the play ---------------------------------------------------------
 
     def bid(self, view: View) -> Bid:
-        contract = contract_for(hand_points(mask_of(view.hand)), view.players)
+        contract = contract_for(hand_points(view.hand.mask), view.players)
         highest = max((c for _, c in view.bids if c is not None), default=None)
         if contract is None or (highest is not None and contract <= highest):
             return Bid(view.seat, None)
@@ -89,9 +96,9 @@ class HeuristicBot(Bot):
     def chelem_certain(self, view: View) -> bool:
         """Only a hand that wins every trick whatever the others hold: master trumps enough to
         draw every trump out, and plain cards that are all top sequences."""
-        hand = mask_of(view.hand)
+        hand = view.hand.mask
         mine = hand & TRUMPS
-        out = TRUMPS & ~mine & ~mask_of(view.ecart or ())
+        out = TRUMPS & ~mine & ~(view.ecart.mask if view.ecart is not None else 0)
         if out:
             masters = mine & ABOVE[high(out)]
             if masters.bit_count() < out.bit_count():
@@ -112,13 +119,13 @@ class HeuristicBot(Bot):
         opts = view.poignee_options
         if opts is None or view.seat != view.taker or view.contract is None:
             return None
-        points = hand_points(mask_of(view.hand))
+        points = hand_points(view.hand.mask)
         if points < THRESHOLDS[view.players][min(view.contract, Contract.GARDE) - 1] + 6:
             return None
         _, count = opts.sizes[-1]
         # Show plain trumps first: keep the Petit and the Excuse hidden where possible.
         order = sorted(cards_of(opts.allowed_mask), key=lambda c: (c in (PETIT, 76, EXCUSE), c))
-        cards = poignee_cards(opts, count, order)
+        cards = opts.choose(count, order)
         return None if cards is None else Poignee(view.seat, cards)
 
     # --- card play ---------------------------------------------------------------

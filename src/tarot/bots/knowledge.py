@@ -19,7 +19,6 @@ from tarot.engine.cards import (
     KINGS,
     OUDLERS,
     TRUMPS,
-    mask_of,
 )
 
 ALL_TRUMPS_CEILING = 77  # a seat may hold any trump below this index
@@ -107,7 +106,7 @@ def knowledge_of(view: View) -> Knowledge:
     """Deduce a :class:`Knowledge` from ``view`` (the view of a player's seat)."""
     n = view.players
     seat = view.seat
-    hand = mask_of(view.hand)
+    hand = view.hand.mask
     voids = [0] * n
     ceilings = [ALL_TRUMPS_CEILING] * n
     played_by = [0] * n
@@ -140,8 +139,8 @@ def knowledge_of(view: View) -> Knowledge:
             ceilings[s] = 0
         voids[s] |= ABOVE[ceilings[s]] if ceilings[s] < ALL_TRUMPS_CEILING else 0
     held: dict[int, int] = {}
-    for s, cards in view.poignees.items():
-        shown_mask = mask_of(cards)
+    for s, shown in view.poignees.items():
+        shown_mask = shown.mask
         if s != seat:
             held[s] = shown_mask & ~played
             if EXCUSE_BIT & shown_mask:
@@ -154,14 +153,14 @@ def knowledge_of(view: View) -> Knowledge:
     pile_allowed = FULL_DECK  # the chien, before it is taken or when it stays hidden (R12)
     taker_or_pile = 0
     if taker is not None and contract is not None and contract.chien_shown and view.chien is not None:
-        chien = mask_of(view.chien) & ~played
+        chien = view.chien.mask & ~played
         if seat == taker:
-            pile_known = mask_of(view.ecart) if view.ecart is not None else 0
+            pile_known = view.ecart.mask if view.ecart is not None else 0
         elif view.phase == "ecart":
             held[taker] = held.get(taker, 0) | chien
         else:
             # R11: the écart holds no king, no oudler, and no trump but those shown.
-            pile_known = mask_of(view.ecart_trumps)
+            pile_known = view.ecart_trumps.mask
             pile_allowed = FULL_DECK & ~(TRUMPS | KINGS | OUDLERS) | pile_known
             held[taker] = held.get(taker, 0) | (chien & ~pile_allowed)
             taker_or_pile = chien & pile_allowed & ~pile_known

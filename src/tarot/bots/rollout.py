@@ -9,12 +9,9 @@ the search's strength is the number of playouts it can afford.
 from __future__ import annotations
 
 from tarot.engine import Deal, Phase
-from tarot.engine.cards import ABOVE, CARDS, HALF_POINTS, SUIT_MASKS, TRUMPS
+from tarot.engine.cards import ABOVE, CARDS, EXCUSE_BIT, HALF_POINTS, PETIT_BIT, PLAIN, SUIT_MASKS, TRUMPS
 
 _PLAY = Phase.PLAY
-_EXCUSE_BIT = 1 << 77
-_PETIT_BIT = 1 << 56
-_PLAIN = (1 << 56) - 1
 _TRUMPS = TRUMPS
 # Per card: a sort key for "worth least" (points, then rank); the Petit and Excuse weigh most.
 _CHEAP_KEY = tuple(
@@ -61,14 +58,14 @@ def choose(deal: Deal) -> int:
         return legal.bit_length() - 1
     seat = deal.turn
     assert seat is not None
-    n = deal.n
+    n = deal.players
     hands = deal.hands
     side = deal.side
     me = side[seat]
     left = hands[seat].bit_count()
-    if legal & _EXCUSE_BIT and left <= 2 and not deal.chelem_announced:
+    if legal & EXCUSE_BIT and left <= 2 and not deal.chelem_announced:
         return 77
-    legal_ex = legal & ~_EXCUSE_BIT or legal
+    legal_ex = legal & ~EXCUSE_BIT or legal
     trick: list[int] = deal.trick  # type: ignore[assignment]  # cards compare as ints
     if not trick:
         return _lead(deal, seat, legal_ex)
@@ -80,9 +77,9 @@ def choose(deal: Deal) -> int:
     later = [(seat + j) % n for j in range(1, n - len(trick))]
     foes_later = [s for s in later if side[s] != me]
     if best >= 0 and side[winner] == me and not _beatable(hands, best, lead, foes_later):
-        if legal & _PETIT_BIT:
+        if legal & PETIT_BIT:
             return 56
-        plain = legal_ex & _PLAIN
+        plain = legal_ex & PLAIN
         if plain:
             return _richest_plain(plain)
         trumps = legal_ex & _TRUMPS
@@ -103,14 +100,14 @@ def choose(deal: Deal) -> int:
                 sure |= low
             w ^= low
         if sure:
-            plain = sure & _PLAIN
+            plain = sure & PLAIN
             if plain:
                 return plain.bit_length() - 1
-            if sure & _PETIT_BIT:
+            if sure & PETIT_BIT:
                 return 56
             return (sure & -sure).bit_length() - 1
-    cheap = _cheapest(legal & ~_EXCUSE_BIT or legal)
-    if legal & _EXCUSE_BIT and HALF_POINTS[cheap] >= 5 and best >= 0 and side[winner] != me:
+    cheap = _cheapest(legal & ~EXCUSE_BIT or legal)
+    if legal & EXCUSE_BIT and HALF_POINTS[cheap] >= 5 and best >= 0 and side[winner] != me:
         return 77
     return cheap
 
@@ -134,12 +131,12 @@ def _beatable(hands: list[int], card: int, lead: int, foes: list[int]) -> bool:
 def _lead(deal: Deal, seat: int, legal: int) -> int:
     hands = deal.hands
     me = deal.side[seat]
-    foes = [s for s in range(deal.n) if deal.side[s] != me]
+    foes = [s for s in range(deal.players) if deal.side[s] != me]
     foe_trumps = 0
     for s in foes:
         foe_trumps |= hands[s] & _TRUMPS
     # A master plain card the foes must follow (or cannot trump): cash it.
-    plain = legal & _PLAIN
+    plain = legal & PLAIN
     m = plain
     while m:
         top = m.bit_length() - 1
@@ -161,9 +158,9 @@ def _lead(deal: Deal, seat: int, legal: int) -> int:
         best_suit = max(range(4), key=lambda s: (plain & SUIT_MASKS[s]).bit_count())
         cards = plain & SUIT_MASKS[best_suit]
         return (cards & -cards).bit_length() - 1
-    if not foe_trumps and trumps & _PETIT_BIT and trumps.bit_count() == 1:
+    if not foe_trumps and trumps & PETIT_BIT and trumps.bit_count() == 1:
         return 56
-    rest = trumps & ~_PETIT_BIT
+    rest = trumps & ~PETIT_BIT
     if rest:
         return (rest & -rest).bit_length() - 1
     return _cheapest(legal)

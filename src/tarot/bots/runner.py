@@ -31,10 +31,10 @@ def play_deal(deal: Deal, bots: Sequence[Bot], stats: PlayStats | None = None) -
     A bot whose action is refused (or that raises) is recorded in ``stats.illegal`` and a random
     legal action is played in its place, so one faulty plug-in cannot stop a match.
     """
-    if len(bots) != deal.n:
-        raise ValueError(f"{deal.n} players need {deal.n} bots, not {len(bots)}")
+    if len(bots) != deal.players:
+        raise ValueError(f"{deal.players} players need {deal.players} bots, not {len(bots)}")
     stats = stats if stats is not None else PlayStats()
-    stats.ensure(deal.n)
+    stats.ensure(deal.players)
     fallback = RandomBot(seed=0)
     clock = time.perf_counter
     while not deal.is_over:

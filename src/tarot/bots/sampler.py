@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from tarot.engine import Bid, Call, Chelem, Deal, Ecart, IllegalAction, Poignee, View
-from tarot.engine.cards import CARDS, cards_of, mask_of
+from tarot.engine.cards import CARDS, cards_of
 
 from .knowledge import Knowledge
 
@@ -78,7 +78,7 @@ def rebuild(view: View, k: Knowledge, hidden: list[int]) -> Deal:
     taker = view.taker
     ecart = 0
     if taker is not None and contract is not None and contract.chien_shown and view.chien is not None:
-        chien = mask_of(view.chien)
+        chien = view.chien.mask
         ecart = pile
         dealt[taker] = (dealt[taker] | pile) & ~chien
     else:
@@ -104,9 +104,9 @@ def rebuild(view: View, k: Knowledge, hidden: list[int]) -> Deal:
                 deal.apply(Poignee(seat, view.poignees[seat]))
             deal.play(CARDS[card], seat)
         first = False
-    for seat, cards in view.poignees.items():  # shown by the seat to play, before its card
+    for seat, shown in view.poignees.items():  # shown by the seat to play, before its card
         if seat not in deal.poignees:
-            deal.apply(Poignee(seat, cards))
+            deal.apply(Poignee(seat, shown))
     return deal
 
 

@@ -4,9 +4,18 @@ from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee, action_to_
 from .cards import (
     CARDS,
     EXCUSE,
+    EXCUSE_BIT,
+    FULL_DECK,
+    KINGS,
+    OUDLERS,
     PETIT,
+    PETIT_BIT,
+    PLAIN,
+    SUIT_MASKS,
     T21,
+    TRUMPS,
     Card,
+    CardSet,
     Suit,
     cards_of,
     codes_of,
@@ -27,21 +36,30 @@ from .rules import TARGETS, VARIANTS, Contract, PoigneeSize, Side, Variant, vari
 from .scoring import Score, score_deal
 from .summary import score_summary
 from .tricks import Trick
-from .view import View
+from .view import Observer, View
 
 __all__ = [
     "CARDS",
     "EXCUSE",
+    "EXCUSE_BIT",
     "FORMAT",
+    "FULL_DECK",
+    "KINGS",
+    "OUDLERS",
     "PETIT",
+    "PETIT_BIT",
+    "PLAIN",
+    "SUIT_MASKS",
     "T21",
     "TARGETS",
+    "TRUMPS",
     "VARIANTS",
     "Action",
     "Annulment",
     "Bid",
     "Call",
     "Card",
+    "CardSet",
     "Chelem",
     "Contract",
     "Deal",
@@ -51,6 +69,7 @@ __all__ = [
     "EcartOptions",
     "Game",
     "IllegalAction",
+    "Observer",
     "Phase",
     "Play",
     "Poignee",

@@ -112,6 +112,8 @@ EXCUSE: Final = CARDS[77]
 # --- masks -----------------------------------------------------------------
 
 FULL_DECK: Final = (1 << 78) - 1
+PLAIN: Final = (1 << 56) - 1  # the 56 cards of the four plain suits
+PETIT_BIT: Final = 1 << 56
 SUIT_MASKS: Final = tuple(((1 << 14) - 1) << (14 * s) for s in range(4))
 TRUMPS: Final = ((1 << 21) - 1) << 56
 EXCUSE_BIT: Final = 1 << 77
@@ -213,3 +215,122 @@ def sort_for_display(cards: Iterable[Card]) -> list[Card]:
         return (0, -c) if c >= 56 else (2 + c // 14, -c)
 
     return sorted(cards, key=key)
+
+
+class CardSet:
+    """An immutable set of cards over the 78-bit mask (as python-chess's ``SquareSet``).
+
+    >>> hand = CardSet.parse("KH T21 EX 7S")
+    >>> hand
+    CardSet('7S KH T21 EX')
+    >>> len(hand), Card.parse("T21") in hand, "KS" in hand
+    (4, True, False)
+    >>> [str(c) for c in hand & CardSet(TRUMPS)]
+    ['T21']
+    >>> hand - CardSet.parse("EX") == CardSet.parse("7S KH T21")
+    True
+    >>> eval(repr(hand)) == hand and hand.mask == mask_of(hand)
+    True
+    """
+
+    __slots__ = ("mask",)
+    mask: int
+
+    def __init__(self, cards: int | str | Iterable[Card | str] = 0) -> None:
+        if isinstance(cards, CardSet):
+            mask = cards.mask
+        elif isinstance(cards, int) and not isinstance(cards, bool):
+            if cards & ~FULL_DECK or cards < 0:
+                raise ValueError(f"R1: not a set of the 78 cards: {cards:#x}")
+            mask = cards
+        elif isinstance(cards, str):
+            mask = mask_of(cards.split())
+        elif isinstance(cards, bool):
+            raise ValueError(f"R1: not a set of cards: {cards!r}")
+        else:
+            mask = mask_of(cards)
+        _set_mask(self, mask)
+
+    @classmethod
+    def parse(cls, text: str) -> CardSet:
+        """``"KH T21 EX"`` (codes separated by spaces; duplicates refused)."""
+        return cls(mask_of(text.split()))
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("a CardSet cannot be changed: build another")
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter_cards(self.mask)
+
+    def __len__(self) -> int:
+        return self.mask.bit_count()
+
+    def __bool__(self) -> bool:
+        return self.mask != 0
+
+    def __contains__(self, card: object) -> bool:
+        if isinstance(card, str):
+            found = _BY_CODE.get(card.strip().upper())
+            return found is not None and self.mask >> found & 1 == 1
+        return isinstance(card, int) and 0 <= card < 78 and self.mask >> card & 1 == 1
+
+    def __int__(self) -> int:
+        return self.mask
+
+    def __hash__(self) -> int:
+        return hash(self.mask)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal to another CardSet, or to a tuple, list or set of the same cards in any order."""
+        if isinstance(other, CardSet):
+            return self.mask == other.mask
+        if isinstance(other, tuple | list | set | frozenset):
+            try:
+                return self.mask == mask_of(other)
+            except ValueError:
+                return False
+        return NotImplemented
+
+    def __and__(self, other: CardSet | int) -> CardSet:
+        return _card_set(self.mask & _mask(other))
+
+    def __or__(self, other: CardSet | int) -> CardSet:
+        return _card_set(self.mask | _mask(other))
+
+    def __xor__(self, other: CardSet | int) -> CardSet:
+        return _card_set(self.mask ^ _mask(other))
+
+    def __sub__(self, other: CardSet | int) -> CardSet:
+        return _card_set(self.mask & ~_mask(other))
+
+    def __invert__(self) -> CardSet:
+        return _card_set(FULL_DECK & ~self.mask)
+
+    __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
+
+    def codes(self) -> list[str]:
+        return codes_of(self.mask)
+
+    def __str__(self) -> str:
+        return " ".join(codes_of(self.mask))
+
+    def __repr__(self) -> str:
+        return f"CardSet({str(self)!r})"
+
+
+_set_mask = CardSet.mask.__set__  # type: ignore[attr-defined,misc]  # the slot's own setter: fast, immutable after
+
+
+def _card_set(mask: int) -> CardSet:
+    """A CardSet of a mask known to be within the deck (the engine's fast path: no check)."""
+    cs = object.__new__(CardSet)
+    _set_mask(cs, mask)
+    return cs
+
+
+def _mask(other: CardSet | int) -> int:
+    if isinstance(other, CardSet):
+        return other.mask
+    if isinstance(other, int):
+        return other & FULL_DECK
+    raise TypeError(f"not a card set: {other!r}")

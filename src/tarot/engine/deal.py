@@ -1,21 +1,22 @@
 """The deal state machine (R4–R24).
 
-One mutable ``Deal`` per deal: ``legal_actions()``, ``apply(action)``, ``view(seat)``,
-``result()``, and a cheap ``copy()`` for search. Every refusal raises ``IllegalAction``
-before anything changes. Card play has a fast path (``legal_mask()`` / ``play(card)``)
-because bots spend their time there.
+One mutable ``Deal`` per deal: ``legal_actions()``, ``apply(action)`` (which returns the action
+and appends it to ``actions``), ``view(seat)``, ``result()``, and a cheap ``copy()`` for search.
+Every refusal raises ``IllegalAction`` before anything changes. Each kind of action has its check
+and its effect in one table (``_RULES``); each phase is entered by a named step (``_start_*``).
+Card play has a fast path (``legal_mask()`` / ``play(card)``) because bots spend their time
+there. What a seat may see is ``view.Observer``'s.
 """
 
 from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
 from typing import Any, Final
 
-from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee, action_to_dict
+from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee
 from .cards import (
     ABOVE,
     CARDS,
@@ -26,35 +27,24 @@ from .cards import (
     KINGS,
     KNIGHTS,
     OUDLERS,
+    PETIT_BIT,
     QUEENS,
     TRUMPS,
     Card,
     Suit,
     cards_of,
-    codes_of,
     half_points,
     mask_of,
 )
 from .errors import IllegalAction
 from .options import EcartOptions, PoigneeOptions
+from .phases import Annulment, Phase
 from .rules import Contract, PoigneeSize, Side, Variant, variant
 from .scoring import Score, score_deal
-from .tricks import Trick, last_tricks_of
-from .view import View
+from .tricks import Trick
+from .view import Observer, View
 
-
-class Phase(Enum):
-    BIDDING = "bidding"
-    CALL = "call"  # 5 players: the taker calls a card (R8)
-    ECART = "ecart"  # prise/garde: the taker discards (R10, R11)
-    ANNOUNCE = "announce"  # the taker may announce a chelem (R13)
-    PLAY = "play"  # poignées are shown in this phase, before a seat's first card (R14)
-    DONE = "done"
-
-
-class Annulment(Enum):
-    PETIT_SEC = "petit_sec"  # R6
-    ALL_PASS = "all_pass"  # R7
+__all__ = ["Annulment", "Deal", "DealResult", "Phase"]
 
 
 # Enum attribute lookups cost ~60 ns each; the hot paths use these module constants.
@@ -64,7 +54,6 @@ _ECART = Phase.ECART
 _ANNOUNCE = Phase.ANNOUNCE
 _PLAY = Phase.PLAY
 _DONE = Phase.DONE
-PETIT_BIT: Final = 1 << 56
 _ATTACK, _DEFENCE = 0, 1
 _SIDES: Final = (Side.ATTACK, Side.DEFENCE)
 _CONTRACTS: Final = tuple(Contract)
@@ -84,10 +73,11 @@ class DealResult:
     annulled: Annulment | None
     score: Score | None
     petit_sec_seat: int | None = None
+    players: int = 0  # an annulled deal scores 0 for each of them
 
     @property
     def scores(self) -> tuple[int, ...]:
-        return self.score.scores if self.score else ()
+        return self.score.scores if self.score else (0,) * self.players
 
     def to_dict(self) -> dict[str, Any]:
         """The replay result shape of DESIGN.md (without ``legal``)."""
@@ -95,7 +85,7 @@ class DealResult:
         if s is None:
             return {"annulled": self.annulled.value if self.annulled else None, "taker": None,
                     "partner": None, "contract": None, "oudlers": None, "points": None,
-                    "made": None, "scores": None}
+                    "made": None, "scores": list(self.scores)}
         return {"annulled": None, "taker": s.taker, "partner": s.partner,
                 "contract": s.contract.name_text, "oudlers": s.oudlers, "points": s.points,
                 "made": s.made, "scores": list(s.scores)}
@@ -110,10 +100,10 @@ def _coerce_card(card: Any) -> Card:
 
 
 def _variant_and_dealer(players: int, dealer: int) -> Variant:
-    var = variant(players)
+    rules = variant(players)
     if type(dealer) is not int or not 0 <= dealer < players:
         raise ValueError(f"R4: dealer must be a seat 0…{players - 1}, not {dealer!r}")
-    return var
+    return rules
 
 
 def _rng_for(seed: int | str | bytes | None) -> random.Random:
@@ -125,7 +115,7 @@ class Deal:
 
     __slots__ = (
         "_legal",
-        "_log",
+        "actions",
         "annulled",
         "bids",
         "called",
@@ -138,28 +128,28 @@ class Deal:
         "ecart_trumps",
         "excuse_adjust",
         "hands",
-        "high",
-        "highest",
+        "high_bid",
         "lead_mask",
         "leader",
-        "n",
         "partner",
         "petit_sec_seat",
         "phase",
+        "players",
         "poignees",
         "side",
         "taker",
         "trick",
+        "trick_high",
         "trick_mask",
         "tricks",
         "tricks_won",
         "turn",
-        "var",
+        "variant",
         "won",
     )
 
-    var: Variant
-    n: int
+    variant: Variant
+    players: int
     dealer: int
     dealt: tuple[int, ...]
     chien: int
@@ -169,7 +159,7 @@ class Deal:
     annulled: Annulment | None
     petit_sec_seat: int | None
     bids: list[Contract | None]
-    highest: Contract | None
+    high_bid: Contract | None  # the highest bid so far
     taker: int | None
     contract: Contract | None
     called: Card | None
@@ -183,38 +173,39 @@ class Deal:
     trick: list[Card]
     trick_mask: int
     lead_mask: int
-    high: int
+    trick_high: int  # the strongest trump of the trick under way (0: none yet)
     tricks: list[Trick]
     won: list[int]
     tricks_won: list[int]
     excuse_adjust: int
-    _log: list[tuple[int, Action]]  # non-play actions, each with the number of cards played before it
+    actions: list[Action]  # every action applied, in order
     _legal: int  # legal_mask() cache; -1 when stale
 
     def __init__(self, players: int, dealer: int, hands: Sequence[int | Iterable[Card | str]],
                  chien: int | Iterable[Card | str]) -> None:
-        var = _variant_and_dealer(players, dealer)
+        rules = _variant_and_dealer(players, dealer)
         if len(hands) != players:
             raise ValueError(f"R5: {players} players need {players} hands, not {len(hands)}")
         masks = [h if isinstance(h, int) else mask_of(h) for h in hands]
         chien_mask = chien if isinstance(chien, int) else mask_of(chien)
         seen = 0
         for seat, m in enumerate(masks):
-            if m.bit_count() != var.hand_size or m >> 78 or m < 0:
-                raise ValueError(f"R5: seat {seat} must hold {var.hand_size} cards, not {m.bit_count()}")
+            if m.bit_count() != rules.hand_size or m >> 78 or m < 0:
+                raise ValueError(f"R5: seat {seat} must hold {rules.hand_size} cards, not {m.bit_count()}")
             if seen & m:
                 raise ValueError(f"R1: card {cards_of(seen & m)[0]} is dealt twice")
             seen |= m
-        if chien_mask.bit_count() != var.chien_size or chien_mask >> 78 or chien_mask < 0:
-            raise ValueError(f"R5: the chien must hold {var.chien_size} cards, not {chien_mask.bit_count()}")
+        if chien_mask.bit_count() != rules.chien_size or chien_mask >> 78 or chien_mask < 0:
+            raise ValueError(f"R5: the chien must hold {rules.chien_size} cards, "
+                             f"not {chien_mask.bit_count()}")
         if seen & chien_mask:
             raise ValueError(f"R1: card {cards_of(seen & chien_mask)[0]} is dealt twice")
-        self._setup(var, dealer, masks, chien_mask)
+        self._setup(rules, dealer, masks, chien_mask)
 
-    def _setup(self, var: Variant, dealer: int, masks: list[int], chien_mask: int) -> None:
-        players = var.players
-        self.var = var
-        self.n = players
+    def _setup(self, rules: Variant, dealer: int, masks: list[int], chien_mask: int) -> None:
+        players = rules.players
+        self.variant = rules
+        self.players = players
         self.dealer = dealer
         self.dealt = tuple(masks)
         self.chien = chien_mask
@@ -222,7 +213,7 @@ class Deal:
         self.annulled = None
         self.petit_sec_seat = None
         self.bids = []
-        self.highest = None
+        self.high_bid = None
         self.taker = None
         self.contract = None
         self.called = None
@@ -236,61 +227,40 @@ class Deal:
         self.trick = []
         self.trick_mask = 0
         self.lead_mask = 0
-        self.high = 0
+        self.trick_high = 0
         self.tricks = []
         self.won = [0, 0]
         self.tricks_won = [0, 0]
         self.excuse_adjust = 0
-        self._log = []
+        self.actions = []
         self._legal = -1
         self.phase = _BIDDING
         self.turn = (dealer + 1) % players
         for seat, m in enumerate(masks):  # R6: the software detects a petit sec itself
             if m & (TRUMPS | EXCUSE_BIT) == PETIT_BIT:
-                self.annulled = Annulment.PETIT_SEC
                 self.petit_sec_seat = seat
-                self.phase = _DONE
-                self.turn = None
+                self._annul(Annulment.PETIT_SEC)
                 break
 
     @classmethod
     def new(cls, players: int = 4, dealer: int = 0, seed: int | str | bytes | None = None,
             rng: random.Random | None = None) -> Deal:
         """A random deal (R5): from ``rng``, else seeded by ``seed``, else from ``secrets``."""
-        var = _variant_and_dealer(players, dealer)
+        rules = _variant_and_dealer(players, dealer)
         rand = (rng or _rng_for(seed)).random
         # A uniform permutation of the cards' bits: sorting by random keys beats shuffle().
         bits = sorted(_BITS, key=lambda _: rand())
-        h = var.hand_size
+        h = rules.hand_size
         deal = cls.__new__(cls)  # a fresh permutation needs no checking
-        deal._setup(var, dealer, [sum(bits[i * h:(i + 1) * h]) for i in range(players)],
+        deal._setup(rules, dealer, [sum(bits[i * h:(i + 1) * h]) for i in range(players)],
                     sum(bits[players * h:]))
         return deal
 
     # --- state queries ---------------------------------------------------------
 
     @property
-    def players(self) -> int:
-        return self.n
-
-    @property
     def is_over(self) -> bool:
         return self.phase is _DONE
-
-    @property
-    def actions(self) -> list[Action]:
-        """Every action applied so far, in order (plays are rebuilt from the tricks: the hot
-        path does not log them)."""
-        plays: list[Action] = [_PLAYS[seat][card] for t in self.tricks for seat, card in t.plays]
-        plays += [_PLAYS[(self.leader + i) % self.n][c] for i, c in enumerate(self.trick)]
-        out: list[Action] = []
-        done = 0
-        for before, action in self._log:
-            out += plays[done:before]
-            done = before
-            out.append(action)
-        out += plays[done:]
-        return out
 
     def hand(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
@@ -298,8 +268,8 @@ class Deal:
     def copy(self) -> Deal:
         """An independent copy, cheap enough for search (lists are copied, values shared)."""
         c = Deal.__new__(Deal)
-        c.var = self.var
-        c.n = self.n
+        c.variant = self.variant
+        c.players = self.players
         c.dealer = self.dealer
         c.dealt = self.dealt
         c.chien = self.chien
@@ -309,7 +279,7 @@ class Deal:
         c.annulled = self.annulled
         c.petit_sec_seat = self.petit_sec_seat
         c.bids = self.bids[:]
-        c.highest = self.highest
+        c.high_bid = self.high_bid
         c.taker = self.taker
         c.contract = self.contract
         c.called = self.called
@@ -323,12 +293,12 @@ class Deal:
         c.trick = self.trick[:]
         c.trick_mask = self.trick_mask
         c.lead_mask = self.lead_mask
-        c.high = self.high
+        c.trick_high = self.trick_high
         c.tricks = self.tricks[:]
         c.won = self.won[:]
         c.tricks_won = self.tricks_won[:]
         c.excuse_adjust = self.excuse_adjust
-        c._log = self._log[:]
+        c.actions = self.actions[:]
         c._legal = self._legal
         return c
 
@@ -358,7 +328,7 @@ class Deal:
             return []
         if phase is _BIDDING:
             bids = _BIDS[turn]
-            lowest = self.highest.value + 1 if self.highest else 1
+            lowest = self.high_bid.value + 1 if self.high_bid else 1
             return [bids[0], *bids[lowest:]]
         if phase is _CALL:
             return [Call(turn, c) for c in cards_of(self.callable_mask())]
@@ -385,7 +355,7 @@ class Deal:
                 legal = hand & (lead | EXCUSE_BIT)
             elif hand & TRUMPS:
                 trumps = hand & TRUMPS
-                legal = (trumps & ABOVE[self.high] or trumps) | (hand & EXCUSE_BIT)
+                legal = (trumps & ABOVE[self.trick_high] or trumps) | (hand & EXCUSE_BIT)
             else:
                 legal = hand
         self._legal = legal
@@ -418,7 +388,7 @@ class Deal:
         if self.phase is not _ECART or self.taker is None:
             return None
         hand = self.hands[self.taker]
-        size = self.var.chien_size
+        size = self.variant.chien_size
         plain = hand & ~(TRUMPS | KINGS | OUDLERS)
         if self.called is not None:
             plain &= ~(1 << self.called)
@@ -436,7 +406,7 @@ class Deal:
         if seat == self.taker:
             avail |= self.ecart_trumps
         count = avail.bit_count()
-        sizes = tuple((size, n) for size, n in zip(PoigneeSize, self.var.poignee_thresholds, strict=True)
+        sizes = tuple((size, n) for size, n in zip(PoigneeSize, self.variant.poignee_thresholds, strict=True)
                       if n <= count)
         if not sizes:
             return None
@@ -457,20 +427,9 @@ class Deal:
             raise self._over_error()
         if not isinstance(action, Action):
             raise IllegalAction("R4", f"not an action: {action!r}")
-        if not isinstance(action.seat, int) or not 0 <= action.seat < self.n:
-            raise IllegalAction("R4", f"there is no seat {action.seat!r} at {self.n} players")
-        if isinstance(action, Play):
-            self._check_play(action.seat, action.card)
-        elif isinstance(action, Bid):
-            self._check_bid(action)
-        elif isinstance(action, Poignee):
-            self._check_poignee(action)
-        elif isinstance(action, Ecart):
-            self._check_ecart(action)
-        elif isinstance(action, Call):
-            self._check_call(action)
-        elif isinstance(action, Chelem):
-            self._check_chelem(action)
+        if not isinstance(action.seat, int) or not 0 <= action.seat < self.players:
+            raise IllegalAction("R4", f"there is no seat {action.seat!r} at {self.players} players")
+        _RULES[type(action)][0](self, action)
 
     def _over_error(self) -> IllegalAction:
         if self.annulled is not None:
@@ -481,6 +440,9 @@ class Deal:
     def _turn_error(self, rule: str, what: str, seat: int) -> IllegalAction:
         return IllegalAction(rule, f"it is seat {self.turn}'s turn to {what}, not seat {seat}'s")
 
+    def _check_play_action(self, action: Play) -> None:
+        self._check_play(action.seat, action.card)
+
     def _check_bid(self, action: Bid) -> None:
         if self.phase is not _BIDDING:
             raise IllegalAction("R7", "bidding is over: each player speaks exactly once")
@@ -490,8 +452,8 @@ class Deal:
         if c is not None:
             if not isinstance(c, Contract):
                 raise IllegalAction("R7", f"unknown contract {c!r}")
-            if self.highest is not None and c <= self.highest:
-                raise IllegalAction("R7", f"a bid must be higher than {self.highest.name_text}, "
+            if self.high_bid is not None and c <= self.high_bid:
+                raise IllegalAction("R7", f"a bid must be higher than {self.high_bid.name_text}, "
                                           f"not {c.name_text}")
 
     def _check_call(self, action: Call) -> None:
@@ -557,9 +519,9 @@ class Deal:
         if mask & ~avail:
             raise IllegalAction("R14", f"{cards_of(mask & ~avail)[0]} cannot be shown: a poignée is "
                                        "trumps (or the Excuse) from the player's hand")
-        if self.var.poignee_size(len(action.cards)) is None:
-            counts = ", ".join(str(t) for t in self.var.poignee_thresholds)
-            raise IllegalAction("R14", f"a poignée has exactly {counts} trumps at {self.n} players, "
+        if self.variant.poignee_size(len(action.cards)) is None:
+            counts = ", ".join(str(t) for t in self.variant.poignee_thresholds)
+            raise IllegalAction("R14", f"a poignée has exactly {counts} trumps at {self.players} players, "
                                        f"not {len(action.cards)}")
         missing = opts.must_with_excuse & ~mask if opts else 0
         if mask & EXCUSE_BIT and missing:
@@ -588,33 +550,26 @@ class Deal:
                                       "except the called card itself")
         if lead != TRUMPS and hand & lead:
             raise IllegalAction("R15", f"must follow suit ({_SUIT_NAMES[Suit(lead.bit_length() // 14 - 1)]})")
-        if self.high and hand & ABOVE[self.high]:
-            raise IllegalAction("R15", f"must play a trump higher than {CARDS[self.high]}")
+        if self.trick_high and hand & ABOVE[self.trick_high]:
+            raise IllegalAction("R15", f"must play a trump higher than {CARDS[self.trick_high]}")
         raise IllegalAction("R15", "must play a trump")
 
     # --- applying ----------------------------------------------------------------
 
-    def apply(self, action: Action) -> None:
-        """Apply a legal action, or raise IllegalAction and change nothing."""
+    def apply(self, action: Action) -> Action:
+        """Apply a legal action and return it (appended to ``actions``), or raise IllegalAction
+        and change nothing."""
         if type(action) is Play:
-            self.play(action.card, action.seat)
-            return
+            return self.play(action.card, action.seat)
         self.check(action)
         self._legal = -1
-        if isinstance(action, Bid):
-            self._apply_bid(action)
-        elif isinstance(action, Call):
-            self._apply_call(action)
-        elif isinstance(action, Ecart):
-            self._apply_ecart(action)
-        elif isinstance(action, Chelem):
-            self._apply_chelem(action)
-        elif isinstance(action, Poignee):
-            self.poignees[action.seat] = action.mask
-        self._log.append((len(self.tricks) * self.n + len(self.trick), action))
+        _RULES[type(action)][1](self, action)
+        self.actions.append(action)
+        return action
 
-    def play(self, card: Card | int | str, seat: int | None = None) -> None:
-        """Fast path: the seat to play plays ``card`` (checked against R9/R15)."""
+    def play(self, card: Card | int | str, seat: int | None = None) -> Play:
+        """Fast path: the seat to play plays ``card`` (checked against R9/R15); returns the
+        ``Play`` (appended to ``actions``)."""
         if card.__class__ is not Card:
             card = _coerce_card(card)
         turn = self.turn
@@ -632,83 +587,112 @@ class Deal:
         self.trick_mask |= bit
         if not self.lead_mask and card != 77:  # the Excuse leaves the lead to the next card (R15)
             self.lead_mask = FOLLOW_MASK[card]
-        if card > self.high and bit & TRUMPS:
-            self.high = card
-        if len(trick) == self.n:
+        if card > self.trick_high and bit & TRUMPS:
+            self.trick_high = card
+        action = _PLAYS[turn][card]  # type: ignore[index]
+        self.actions.append(action)
+        if len(trick) == self.players:
             self._finish_trick()
         else:
-            self.turn = (turn + 1) % self.n  # type: ignore[operator]
+            self.turn = (turn + 1) % self.players  # type: ignore[operator]
+        return action
 
     def _apply_bid(self, action: Bid) -> None:
         self.bids.append(action.contract)
         if action.contract is not None:
-            self.highest = action.contract
+            self.high_bid = action.contract
             self.taker = action.seat
-        if len(self.bids) < self.n:
-            self.turn = (action.seat + 1) % self.n
-            return
-        if self.highest is None:  # R7: all passed
-            self.annulled = Annulment.ALL_PASS
-            self.phase = _DONE
-            self.turn = None
-            return
-        self.contract = self.highest
-        self.side[self.taker] = _ATTACK  # type: ignore[index]
-        if self.var.calls_card:
-            self.phase = _CALL
-            self.turn = self.taker
+        if len(self.bids) < self.players:
+            self.turn = (action.seat + 1) % self.players  # R7: each speaks once, in turn
+        elif self.high_bid is None:
+            self._annul(Annulment.ALL_PASS)
         else:
-            self._after_call()
+            self._start_contract()
 
     def _apply_call(self, action: Call) -> None:
         self.called = action.card
-        taker = self.taker
-        assert taker is not None
         bit = 1 << action.card
         for seat, hand in enumerate(self.hands):
-            if hand & bit and seat != taker:
+            if hand & bit and seat != self.taker:  # R8: whoever holds it plays with the taker
                 self.partner = seat
                 self.side[seat] = _ATTACK
-        self._after_call()
-
-    def _after_call(self) -> None:
-        taker = self.taker
-        assert taker is not None and self.contract is not None
-        self.turn = taker
-        if self.contract.chien_shown:
-            self.hands[taker] |= self.chien
-            self.phase = _ECART
-        else:
-            self.phase = _ANNOUNCE
+        self._start_chien()
 
     def _apply_ecart(self, action: Ecart) -> None:
-        taker = self.taker
-        assert taker is not None
         mask = action.mask
-        self.hands[taker] &= ~mask
+        self.hands[self.taker] &= ~mask  # type: ignore[index]
         self.ecart = mask
         self.ecart_trumps = mask & TRUMPS  # R11: shown to all
-        self.phase = _ANNOUNCE
+        self._start_announce()
 
     def _apply_chelem(self, action: Chelem) -> None:
         self.chelem_announced = action.announce
         if action.announce:
             self.leader = action.seat  # R13: the announcer leads
+        self._start_play()
+
+    def _apply_poignee(self, action: Poignee) -> None:
+        self.poignees[action.seat] = action.mask
+
+    def _apply_play_action(self, action: Play) -> None:  # pragma: no cover  # apply() plays directly
+        self.play(action.card, action.seat)
+
+    # --- phase steps ---------------------------------------------------------------
+
+    def _start_contract(self) -> None:
+        """R7: the highest bid is the contract; at five the taker calls a card first (R8)."""
+        self.contract = self.high_bid
+        self.side[self.taker] = _ATTACK  # type: ignore[index]
+        if self.variant.calls_card:
+            self.phase = _CALL
+            self.turn = self.taker
+        else:
+            self._start_chien()
+
+    def _start_chien(self) -> None:
+        """R10/R12: after a prise or a garde the taker takes the chien and discards; after a
+        garde sans or contre nobody sees it."""
+        assert self.contract is not None
+        if self.contract.chien_shown:
+            self.hands[self.taker] |= self.chien  # type: ignore[index]
+            self._start_ecart()
+        else:
+            self._start_announce()
+
+    def _start_ecart(self) -> None:
+        self.phase = _ECART
+        self.turn = self.taker
+
+    def _start_announce(self) -> None:
+        """R13: the taker may announce a chelem before the first card."""
+        self.phase = _ANNOUNCE
+        self.turn = self.taker
+
+    def _start_play(self) -> None:
         self.phase = _PLAY
         self.turn = self.leader
 
+    def _annul(self, why: Annulment) -> None:
+        """R6, R7: the deal ends without a score."""
+        self.annulled = why
+        self._end()
+
+    def _end(self) -> None:
+        self.phase = _DONE
+        self.turn = None
+
     def _finish_trick(self) -> None:
         trick: list[int] = self.trick  # type: ignore[assignment]  # Cards compare as ints
-        n = self.n
+        players = self.players
         leader = self.leader
         mask = self.trick_mask
         tricks = self.tricks
-        last = len(tricks) + 1 == self.var.hand_size
+        last = len(tricks) + 1 == self.variant.hand_size
         side = self.side
         best = mask & TRUMPS or mask & self.lead_mask
-        winner = (leader + trick.index(best.bit_length() - 1)) % n
+        winner = (leader + trick.index(best.bit_length() - 1)) % players
         if mask & EXCUSE_BIT:
-            ex_seat = (leader + trick.index(77)) % n
+            ex_seat = (leader + trick.index(77)) % players
             if last:
                 # R19: the Excuse led to the last trick by a side that won every trick wins it.
                 if ex_seat == leader and self.tricks_won[side[leader]] == len(tricks):
@@ -725,13 +709,12 @@ class Deal:
         ws = side[winner]
         self.won[ws] |= mask
         self.tricks_won[ws] += 1
-        tricks.append(_new_trick(Trick, (leader, tuple(trick), winner, n)))
+        tricks.append(_new_trick(Trick, (leader, tuple(trick), winner, players)))
         self.trick = []
-        self.trick_mask = self.lead_mask = self.high = 0
+        self.trick_mask = self.lead_mask = self.trick_high = 0
         self.leader = winner
         if last:
-            self.phase = _DONE
-            self.turn = None
+            self._end()
         else:
             self.turn = winner
 
@@ -752,7 +735,7 @@ class Deal:
         if self.phase is not _DONE:
             raise ValueError(f"the deal is not over (phase {self.phase.value})")
         if self.annulled is not None:
-            return DealResult(self.annulled, None, self.petit_sec_seat)
+            return DealResult(self.annulled, None, self.petit_sec_seat, self.players)
         assert self.taker is not None and self.contract is not None
         attack = self.attack_cards()
         points = (half_points(attack) + self.excuse_adjust) / 2
@@ -766,14 +749,14 @@ class Deal:
             before = tricks[-2]
             if 56 in before.cards:
                 pab = _SIDES[self.side[before.winner]]
-        total = self.var.tricks
+        total = self.variant.tricks
         chelem = (Side.ATTACK if self.tricks_won[_ATTACK] == total
                   else Side.DEFENCE if self.tricks_won[_DEFENCE] == total else None)
         score = score_deal(
-            players=self.n, taker=self.taker, contract=self.contract,
+            players=self.players, taker=self.taker, contract=self.contract,
             oudlers=(attack & OUDLERS).bit_count(), points=points, partner=self.partner,
             petit_au_bout=pab,
-            poignees=[p for m in self.poignees.values() if (p := self.var.poignee_size(m.bit_count()))],
+            poignees=[p for m in self.poignees.values() if (p := self.variant.poignee_size(m.bit_count()))],
             chelem_announced=self.chelem_announced, chelem=chelem,
         )
         return DealResult(None, score)
@@ -793,7 +776,7 @@ class Deal:
     def partner_known_to(self, seat: int) -> int | None:
         """The partner as ``seat`` (-1: a spectator) knows it (R8): the taker's seat when known
         to play alone."""
-        if not self.var.calls_card or self.called is None:
+        if not self.variant.calls_card or self.called is None:
             return None
         known = (self.partner_public() or seat == self.partner
                  or (seat == self.taker and self.dealt[seat] & (1 << self.called) != 0))
@@ -803,14 +786,13 @@ class Deal:
 
     def view(self, seat: int) -> View:
         """Exactly what ``seat`` may know now (-1: a spectator, who sees no hand)."""
-        private = self._private_view_fields(seat)
-        return View(**self._public_view_fields(), **private)
+        return Observer(self).view(seat)
 
     def view_dicts(self, seats: Iterable[int], last_tricks: int | None = None) -> dict[int, dict[str, Any]]:
         """``{seat: view(seat).to_dict(last_tricks)}`` for several seats, built straight from the
-        deal's masks (a server sends each seat its view after every card): the part every seat
-        sees alike once, then each seat's own fields. The seats' dicts share that part's lists:
-        do not mutate them. A test holds it equal to ``View.to_dict`` at every position."""
+        deal (a server sends each seat its view after every card): the part every seat sees alike
+        once, then each seat's own fields. The seats' dicts share that part's lists: do not mutate
+        them. A test holds it equal to ``View.to_dict`` at every position."""
         public, private = self.view_parts(seats, last_tricks)
         return {seat: public | mine for seat, mine in private.items()}
 
@@ -826,131 +808,18 @@ class Deal:
         public keys the bidding and the écart decided are built once. Do not mutate what is
         returned.
         """
-        if cache is None:
-            return self._public_dict(last_tricks, {}), {seat: self._private_dict(seat) for seat in seats}
-        if cache.get("deal") is not self:
-            cache.clear()
-            cache["deal"] = self
-        own: dict[int, dict[str, Any]] = {}
-        for seat in seats:
-            if seat == self.turn or not -1 <= seat < self.n:
-                own[seat] = self._private_dict(seat)  # (an unknown seat raises there)
-                continue
-            # everything a seat's own keys hold when it is not its turn (``_private_dict``)
-            key = (self.hands[seat] if seat >= 0 else 0, self.partner_known_to(seat),
-                   self.ecart if seat == self.taker else 0)
-            kept = cache.get(seat)
-            if kept is None or kept[0] != key:
-                kept = cache[seat] = (key, self._private_dict(seat))
-            own[seat] = kept[1]
-        return self._public_dict(last_tricks, cache), own
-
-    def _public_dict(self, last_tricks: int | None, cache: dict[Any, Any]) -> dict[str, Any]:
-        """``View.public_dict``, without building the view (``cache``: ``view_parts``'s)."""
-        phase = self.phase
-        tricks = last_tricks_of(self.tricks, last_tricks)
-        out: dict[str, Any] = {
-            "players": self.n, "dealer": self.dealer, "phase": phase.value, "turn": self.turn,
-            "hand_sizes": [h.bit_count() for h in self.hands],
-        }
-        settled = cache.get("settled")
-        if settled is None:
-            settled = self._bidding_dict()
-            if phase is _PLAY:  # from the first card on, what the bidding and the écart decided stays
-                cache["settled"] = settled
-        out.update(settled)
-        out |= {
-            "poignees": {str(s): codes_of(m) for s, m in self.poignees.items()},
-            "tricks": [t.to_dict() for t in tricks],
-            "trick_leader": self.leader if phase is _PLAY else None,
-            "trick": [str(c) for c in self.trick],
-            "annulled": self.annulled.value if self.annulled else None,
-            "result": self.result().to_dict() if phase is _DONE else None,
-        }
-        if last_tricks is not None:
-            out["tricks_done"] = len(self.tricks)
-        return out
-
-    def _bid_seats(self) -> list[int]:
-        """Who made each bid so far, in order (R7: from the seat after the dealer)."""
-        return [(self.dealer + 1 + i) % self.n for i in range(len(self.bids))]
-
-    def _chien_shown(self) -> bool:
-        """R10: the chien is shown after a prise or a garde (at five, once the king is called);
-        R12: never after a garde sans or a garde contre."""
-        return self.contract is not None and self.contract.chien_shown and self.phase is not _CALL
-
-    def _bidding_dict(self) -> dict[str, Any]:
-        """The keys of ``_public_dict`` that the bidding, the call and the écart decide."""
-        contract = self.contract
-        return {
-            "bids": [{"seat": s, "bid": c.name_text if c else "pass"}
-                     for s, c in zip(self._bid_seats(), self.bids, strict=True)],
-            "taker": self.taker,
-            "contract": contract.name_text if contract is not None else None,
-            "called": str(self.called) if self.called is not None else None,
-            "chien": codes_of(self.chien) if self._chien_shown() else None,
-            "ecart_trumps": codes_of(self.ecart_trumps),
-            "chelem_announced": self.chelem_announced,
-        }
-
-    def _private_dict(self, seat: int) -> dict[str, Any]:
-        """``View.private_dict``, without building the view."""
-        spectator = seat == -1
-        if not spectator and not 0 <= seat < self.n:
-            raise ValueError(f"R4: there is no seat {seat} at {self.n} players")
-        mine = not spectator and seat == self.turn
-        legal: list[dict[str, Any]] = []
-        ecart_options = poignee_options = None
-        if mine:
-            if self.phase is _PLAY:
-                legal = [{"seat": seat, "play": code} for code in codes_of(self.legal_mask())]
-            else:
-                legal = [action_to_dict(a) for a in self.legal_actions()]
-            ecart = self.ecart_options()
-            ecart_options = ecart.to_dict() if ecart else None
-            poignee = self.poignee_options()
-            poignee_options = poignee.to_dict() if poignee else None
-        return {
-            "seat": seat,
-            "hand": [] if spectator else codes_of(self.hands[seat]),
-            "partner": self.partner_known_to(seat),
-            "ecart": codes_of(self.ecart) if seat == self.taker and self.ecart else None,
-            "legal": legal,
-            "ecart_options": ecart_options,
-            "poignee_options": poignee_options,
-        }
-
-    def _public_view_fields(self) -> dict[str, Any]:
-        return {
-            "players": self.n, "dealer": self.dealer, "phase": self.phase.value, "turn": self.turn,
-            "hand_sizes": tuple(h.bit_count() for h in self.hands),
-            "bids": tuple(zip(self._bid_seats(), self.bids, strict=True)),
-            "taker": self.taker, "contract": self.contract, "called": self.called,
-            "chien": tuple(cards_of(self.chien)) if self._chien_shown() else None,
-            "ecart_trumps": tuple(cards_of(self.ecart_trumps)),
-            "chelem_announced": self.chelem_announced,
-            "poignees": {s: tuple(cards_of(m)) for s, m in self.poignees.items()},
-            "tricks": tuple(self.tricks), "trick_leader": self.leader if self.phase is _PLAY else None,
-            "trick": tuple(self.trick), "annulled": self.annulled.value if self.annulled else None,
-            "result": self.result().to_dict() if self.phase is _DONE else None,
-        }
-
-    def _private_view_fields(self, seat: int) -> dict[str, Any]:
-        """The fields of ``seat``'s view that differ from one seat to another (``View.private_dict``)."""
-        spectator = seat == -1
-        if not spectator and not 0 <= seat < self.n:
-            raise ValueError(f"R4: there is no seat {seat} at {self.n} players")
-        mine = not spectator and seat == self.turn
-        return {
-            "seat": seat,
-            "hand": () if spectator else tuple(cards_of(self.hands[seat])),
-            "partner": self.partner_known_to(seat),
-            "ecart": tuple(cards_of(self.ecart)) if seat == self.taker and self.ecart else None,
-            "legal": tuple(self.legal_actions()) if mine else (),
-            "ecart_options": self.ecart_options() if mine else None,
-            "poignee_options": self.poignee_options() if mine else None,
-        }
+        return Observer(self).parts(seats, last_tricks, cache)
 
     def __repr__(self) -> str:
-        return f"<Deal {self.n}p dealer={self.dealer} phase={self.phase.value} turn={self.turn}>"
+        return f"<Deal {self.players}p dealer={self.dealer} phase={self.phase.value} turn={self.turn}>"
+
+
+# Each kind of action: its check (raises IllegalAction, changes nothing) and its effect.
+_RULES: Final[dict[type, tuple[Callable[[Deal, Any], None], Callable[[Deal, Any], None]]]] = {
+    Bid: (Deal._check_bid, Deal._apply_bid),
+    Call: (Deal._check_call, Deal._apply_call),
+    Ecart: (Deal._check_ecart, Deal._apply_ecart),
+    Chelem: (Deal._check_chelem, Deal._apply_chelem),
+    Poignee: (Deal._check_poignee, Deal._apply_poignee),
+    Play: (Deal._check_play_action, Deal._apply_play_action),
+}

@@ -90,7 +90,7 @@ class DealRecord:
     def from_deal(cls, deal: Deal, /, **extra: Any) -> DealRecord:
         """The record of a deal so far. A declined chelem is left out (absence means declined)."""
         actions = [a for a in deal.actions if not (isinstance(a, Chelem) and not a.announce)]
-        return cls(deal.n, deal.dealer, [cards_of(h) for h in deal.dealt], cards_of(deal.chien),
+        return cls(deal.players, deal.dealer, [cards_of(h) for h in deal.dealt], cards_of(deal.chien),
                    actions, dict(extra))
 
     # --- writing -----------------------------------------------------------------

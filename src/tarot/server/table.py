@@ -281,7 +281,7 @@ class Table:
     def _fallback(deal: Deal, seat_no: int) -> Action:
         opts = deal.ecart_options()
         assert opts is not None
-        return Ecart(seat_no, opts.allowed[: opts.size])
+        return Ecart(seat_no, opts.choose())
 
     async def _auto(self, version: int, seat_no: int, action: Action, why: str) -> None:
         if version != self.version:
