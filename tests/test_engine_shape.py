@@ -125,4 +125,4 @@ def test_the_options_choices_are_legal(players: int) -> None:
                     deal.copy().apply(Poignee(shown.seat, cards))
                     poignees += 1
             deal.apply(random_action(deal, rng))
-    assert ecarts > 10 and poignees > 0
+    assert ecarts > 5 and poignees > 0
