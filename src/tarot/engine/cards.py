@@ -43,7 +43,18 @@ class Card(int):
 
     @staticmethod
     def parse(text: str) -> Card:
-        """Read the ASCII notation of R1 (``"KH"``, ``"10S"``, ``"T21"``, ``"EX"``)."""
+        """Read the ASCII notation of R1 (``"KH"``, ``"10S"``, ``"T21"``, ``"EX"``).
+
+        >>> king = Card.parse("kh")
+        >>> king, king.suit.name, king.rank, king.points
+        (Card.parse('KH'), 'HEARTS', 14, 4.5)
+        >>> Card.parse("T21").is_oudler, int(Card.parse("EX"))
+        (True, 77)
+        >>> Card.parse("ZZ")
+        Traceback (most recent call last):
+        ...
+        ValueError: R1: unknown card 'ZZ'
+        """
         card = _BY_CODE.get(text.strip().upper()) if isinstance(text, str) else None
         if card is None:
             raise ValueError(f"R1: unknown card {text!r}")
@@ -138,7 +149,13 @@ _BIG: Final = KINGS | OUDLERS
 
 
 def half_points(mask: int) -> int:
-    """Card points of a set, in half points (R3), by counting bits per value class."""
+    """Card points of a set, in half points (R3), by counting bits per value class.
+
+    >>> half_points(mask_of(["KH", "T21", "2S"])) / 2   # 4.5 + 4.5 + 0.5
+    9.5
+    >>> half_points(FULL_DECK) / 2                     # every card: 91 points
+    91.0
+    """
     return (
         mask.bit_count()
         + 8 * (mask & _BIG).bit_count()

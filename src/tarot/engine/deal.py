@@ -312,6 +312,13 @@ class Deal:
         In the écart phase the choice is combinatorial: this list is empty and
         :meth:`ecart_options` describes it. In the play phase a seat that may show a
         poignée has :meth:`poignee_options` besides the cards listed here.
+
+        >>> deal = Deal.new(4, dealer=3, seed=42)
+        >>> [str(a) for a in deal.legal_actions()]   # the seat after the dealer bids first (R4)
+        ['0: bid pass', '0: bid prise', '0: bid garde', '0: bid garde_sans', '0: bid garde_contre']
+        >>> _ = deal.apply(Bid(0, Contract.GARDE))
+        >>> [str(a) for a in deal.legal_actions()]   # only higher bids now (R7)
+        ['1: bid pass', '1: bid garde_sans', '1: bid garde_contre']
         """
         phase = self.phase
         turn = self.turn
@@ -384,7 +391,19 @@ class Deal:
         return mask
 
     def ecart_options(self) -> EcartOptions | None:
-        """R10/R11: the écart choice, when it is the taker's to make."""
+        """R10/R11: the écart choice, when it is the taker's to make.
+
+        >>> deal = Deal.new(4, dealer=3, seed=42)
+        >>> for bid in (Bid(0, Contract.GARDE), Bid(1, None), Bid(2, None), Bid(3, None)):
+        ...     _ = deal.apply(bid)
+        >>> options = deal.ecart_options()
+        >>> options.size, options.trumps_needed   # six cards, no trump needed: no king, no trump
+        (6, 0)
+        >>> "KS" in options.allowed, "T21" in options.allowed
+        (False, False)
+        >>> [str(c) for c in options.choose()]     # a legal choice: the weakest allowed cards
+        ['2S', '8S', '10S', 'JS', 'QS', '6H']
+        """
         if self.phase is not _ECART or self.taker is None:
             return None
         hand = self.hands[self.taker]
@@ -558,7 +577,18 @@ class Deal:
 
     def apply(self, action: Action) -> Action:
         """Apply a legal action and return it (appended to ``actions``), or raise IllegalAction
-        and change nothing."""
+        and change nothing.
+
+        >>> deal = Deal.new(4, dealer=3, seed=42)
+        >>> deal.apply(Bid(0, Contract.PRISE))
+        Bid(seat=0, contract=<Contract.PRISE: 1>)
+        >>> deal.apply(Bid(1, Contract.PRISE))
+        Traceback (most recent call last):
+        ...
+        tarot.engine.errors.IllegalAction: R7: a bid must be higher than prise, not prise
+        >>> [str(a) for a in deal.actions]         # the refused bid changed nothing
+        ['0: bid prise']
+        """
         if type(action) is Play:
             return self.play(action.card, action.seat)
         self.check(action)
