@@ -7,7 +7,20 @@ import random
 import pytest
 
 from playing import random_action
-from tarot.engine import Bid, Contract, Game, Phase, PoigneeSize, SheetRow, Side, replay_result, score_deal
+from tarot.engine import (
+    Bid,
+    Contract,
+    Deal,
+    Ecart,
+    Game,
+    Phase,
+    PoigneeSize,
+    ScoreSheet,
+    SheetRow,
+    Side,
+    replay_result,
+    score_deal,
+)
 
 
 def finish_deal(game: Game, rng: random.Random) -> None:
@@ -43,7 +56,7 @@ def test_a_game_plays_its_deals_and_keeps_the_sheet(players: int) -> None:
             share = players - 1 if row["partner"] is None else 2
             assert row["scores"][row["taker"]] == share * s
             assert row["made"] == (row["points"] >= row["target"])
-    assert game.ranking()[0][1] == max(totals)
+    assert game.ranking()[0].total == max(totals)
     # The game record replays to the same scores, deal by deal.
     for record, row in zip(game.records, game.rows, strict=True):
         result = replay_result(record)
@@ -105,3 +118,35 @@ def test_a_sheet_row_gives_each_figure_of_the_deal() -> None:
     assert primes == (-32, -20, 10, 0)
     assert (row["per_defender"], row["scores"]) == (-42, [42, -126, 42, 42])
     assert (row["petit_au_bout"], row["poignees"], row["chelem"]) == ("attack", ["simple"], None)
+
+
+def test_the_ranking_shares_places_on_equal_totals() -> None:
+    """Standard competition ranking: equal totals share the first place of them (1, 1, 1, 4),
+    listed by seat; what the server sends and what ``tarot play`` prints."""
+    sheet = ScoreSheet(4)
+    for totals, ranks in [([0, 0, 0, 0], [1, 1, 1, 1]), ([10, 10, 10, -30], [1, 1, 1, 4]),
+                          ([-30, 10, 10, 10], [1, 1, 1, 4]), ([90, -30, -30, -30], [1, 2, 2, 2]),
+                          ([40, 20, -20, -40], [1, 2, 3, 4]), ([20, 20, -20, -20], [1, 1, 3, 3])]:
+        sheet.totals = totals
+        placings = sheet.ranking()
+        assert [p.rank for p in placings] == ranks
+        assert [p.total for p in placings] == sorted(totals, reverse=True)
+    sheet.totals = [10, 10, 10, -30]
+    assert [p.seat for p in sheet.ranking()] == [0, 1, 2, 3]
+    assert sheet.ranking()[3].to_dict() == {"seat": 3, "total": -30, "rank": 4}
+
+
+def test_the_sheet_takes_a_row_back() -> None:
+    """``undo_last``: a deal end the store refused leaves the sheet as it was (the server)."""
+    game = Game(4, 2, seed=3)
+    sheet = ScoreSheet(4, first_dealer=game.rows[0].dealer if game.rows else 0)
+    deal = Deal.new(4, sheet.next_dealer, seed=11)
+    rng = random.Random(2)
+    while not deal.is_over:
+        deal.apply(rng.choice(deal.legal_actions()) if deal.legal_actions() else Ecart(
+            deal.taker, deal.ecart_options().choose()))  # type: ignore[arg-type, union-attr]
+    before = (list(sheet.totals), sheet.next_dealer, sheet.to_dicts()[:])
+    row = sheet.add(deal.result(), deal.dealer)
+    assert sheet.rows == [row] and sheet.next_dealer == (deal.dealer + 1) % 4
+    assert sheet.undo_last() == row
+    assert (list(sheet.totals), sheet.next_dealer, sheet.to_dicts()) == before

@@ -43,6 +43,9 @@ def check_records(state: dict[str, Any], players: int, deals: int) -> None:
     assert sum(game["totals"]) == 0
     assert state["table"]["status"] == "finished"
     assert [r["seat"] for r in game["ranking"]] and len(game["ranking"]) == players
+    for r in game["ranking"]:  # equal totals share a rank: 1 + how many did strictly better
+        assert r["rank"] == 1 + sum(1 for t in game["totals"] if t > r["total"])
+        assert r["total"] == game["totals"][r["seat"]]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

@@ -16,7 +16,7 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .engine import Card, Suit, Trick, sort_for_display
+from .engine import Card, Placing, Suit, Trick, sort_for_display
 from .i18n import Lang, plural, signed, text
 
 SUIT_SYMBOLS: Final = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
@@ -116,17 +116,13 @@ def wins_text(lang: Lang, seat: int) -> str:
     return text(lang, "you_win_trick") if seat == 0 else text(lang, "wins_trick", who=seat_name(lang, seat))
 
 
-def ranking_table(lang: Lang, ranking: Sequence[tuple[int, int]]) -> Table:
+def ranking_table(lang: Lang, ranking: Sequence[Placing]) -> Table:
     """The final ranking: place, seat, total (equal totals share a place)."""
     table = Table(box=box.SIMPLE_HEAD, title=Text(text(lang, "final_ranking"), style="bold"))
     table.add_column("#", justify="right")
     table.add_column(text(lang, "player"))
     table.add_column(text(lang, "total"), justify="right")
-    place = 0
-    previous: int | None = None
-    for i, (seat, total) in enumerate(ranking, 1):
-        if total != previous:
-            place, previous = i, total
-        style = "bold" if seat == 0 else ""
-        table.add_row(str(place), seat_name(lang, seat), signed(total), style=style)
+    for p in ranking:
+        style = "bold" if p.seat == 0 else ""
+        table.add_row(str(p.rank), seat_name(lang, p.seat), signed(p.total), style=style)
     return table

@@ -29,11 +29,12 @@ from .cards import (
 from .deal import Annulment, Deal, DealResult, Phase
 from .duplicate import defender_mark, match_points, overall_percentage, rank_marks
 from .errors import IllegalAction, RecordError
-from .game import Game, SheetRow
+from .game import Game
 from .options import EcartOptions, PoigneeOptions
 from .records import FORMAT, DealRecord, action_from_dict, dump_game, load, replay_result
 from .rules import TARGETS, VARIANTS, Contract, PoigneeSize, Side, Variant, variant
 from .scoring import Score, score_deal
+from .sheet import Placing, ScoreSheet, SheetRow
 from .summary import score_summary
 from .tricks import Trick
 from .view import Observer, View
@@ -71,12 +72,14 @@ __all__ = [
     "IllegalAction",
     "Observer",
     "Phase",
+    "Placing",
     "Play",
     "Poignee",
     "PoigneeOptions",
     "PoigneeSize",
     "RecordError",
     "Score",
+    "ScoreSheet",
     "SheetRow",
     "Side",
     "Suit",

@@ -8,7 +8,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from tarot.engine import Action, Deal, DealRecord, SheetRow
+from tarot.engine import Action, Deal, DealRecord, ScoreSheet, SheetRow
 
 
 def commitment(seed: str, salt: str) -> str:
@@ -38,18 +38,23 @@ class ServerGame:
     first_dealer: int = 0
     number: int = 1  # the game's number at its table
     db_id: int | None = None
-    rows: list[SheetRow] = field(default_factory=list)
-    totals: list[int] = field(default_factory=list)
     current: DealInfo | None = None
-    _sheet: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    score_sheet: ScoreSheet = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        if not self.totals:
-            self.totals = [0] * self.players
+        self.score_sheet = ScoreSheet(self.players, self.first_dealer)
+
+    @property
+    def rows(self) -> list[SheetRow]:
+        return self.score_sheet.rows
+
+    @property
+    def totals(self) -> list[int]:
+        return self.score_sheet.totals
 
     @property
     def played(self) -> int:
-        return sum(1 for r in self.rows if r.number is not None)
+        return self.score_sheet.played
 
     @property
     def is_over(self) -> bool:
@@ -57,7 +62,7 @@ class ServerGame:
 
     @property
     def next_dealer(self) -> int:
-        return (self.first_dealer + len(self.rows)) % self.players
+        return self.score_sheet.next_dealer
 
     def new_deal(self, seed: str | None = None, salt: str | None = None) -> DealInfo:
         """Deal the next deal. It is not ``current`` yet: the table makes it so once it is stored
@@ -78,11 +83,7 @@ class ServerGame:
         info = self.current
         assert info is not None and info.deal.is_over
         result = info.deal.result()
-        number = None if result.annulled else self.played + 1
-        if result.score is not None:
-            self.totals = [t + s for t, s in zip(self.totals, result.score.scores, strict=True)]
-        row = SheetRow(number, info.dealer, result.annulled, result.score, tuple(self.totals))
-        self.rows.append(row)
+        row = self.score_sheet.add(result, info.dealer)
         record = DealRecord.from_deal(info.deal, deal=info.number, seed=info.seed,
                                       commitment={"sha256": info.commitment, "salt": info.salt}).to_dict()
         self.current = None
@@ -91,17 +92,13 @@ class ServerGame:
     def reopen_deal(self, info: DealInfo) -> None:
         """Undo ``close_deal`` of ``info`` (its end could not be stored): it is current again, over,
         and the sheet and the totals are as they were."""
-        row = self.rows.pop()
-        if row.score is not None:
-            self.totals = [t - s for t, s in zip(self.totals, row.score.scores, strict=True)]
+        self.score_sheet.undo_last()
         self.current = info
 
     def sheet(self) -> list[dict[str, Any]]:
         """The score sheet, one dict per row (kept: every full state sends it; do not mutate)."""
-        if len(self._sheet) != len(self.rows):
-            self._sheet = [r.to_dict() for r in self.rows]
-        return self._sheet
+        return self.score_sheet.to_dicts()
 
     def ranking(self) -> list[dict[str, int]]:
-        order = sorted(range(self.players), key=lambda s: -self.totals[s])
-        return [{"seat": s, "total": self.totals[s]} for s in order]
+        """Best first, ``{seat, total, rank}``: equal totals share a rank (1, 1, 1, 4)."""
+        return [p.to_dict() for p in self.score_sheet.ranking()]

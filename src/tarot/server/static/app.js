@@ -442,7 +442,8 @@ function sheetView(game) {
 
 function rankingView(ranking) {
   return h("section", {class: "panel", id: "ranking"}, h("h3", {}, t("ranking")),
-    h("ol", {}, ranking.map((r) => h("li", {}, `${seatName(r.seat)}: ${r.total}`))));
+    // equal totals share a place (1, 1, 1, 4): the list shows the server's rank, not the position
+    h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1}, `${seatName(r.seat)}: ${r.total}`))));
 }
 
 $("#lang").addEventListener("click", () => { lang = lang === "fr" ? "en" : "fr"; localStorage.setItem("tarot.lang", lang); document.documentElement.lang = lang; render(); });
