@@ -22,12 +22,7 @@ def choose(deal: Deal, rng: random.Random) -> Any:
     if deal.phase is Phase.ECART:
         opts = deal.ecart_options()
         assert opts is not None
-        allowed = opts.allowed
-        if opts.trumps_needed == 0:
-            return Ecart(opts.seat, rng.sample(allowed, opts.size))
-        plain = [c for c in allowed if not c.is_trump]
-        trumps = [c for c in allowed if c.is_trump]
-        return Ecart(opts.seat, plain + rng.sample(trumps, opts.trumps_needed))
+        return Ecart(opts.seat, opts.choose(rng))
     if deal.phase is Phase.ANNOUNCE:
         return Chelem(deal.turn, False)  # type: ignore[arg-type]
     if deal.phase is Phase.PLAY:
@@ -35,7 +30,7 @@ def choose(deal: Deal, rng: random.Random) -> Any:
         if poignee is not None and rng.random() < 0.5:
             _, count = poignee.sizes[0]  # a simple poignée
             trumps = [c for c in poignee.allowed if not c.is_excuse]
-            shown = rng.sample(trumps, count) if len(trumps) >= count else poignee.allowed
+            shown = rng.sample(trumps, count) if len(trumps) >= count else list(poignee.allowed)
             return Poignee(poignee.seat, shown)
         return Play(deal.turn, rng.choice(deal.legal_plays()))  # type: ignore[arg-type]
     actions = deal.legal_actions()

@@ -1,4 +1,4 @@
-"""The duplicate arena (``tarot arena`` and ``tarot.arena``): bookkeeping, determinism, output shapes.
+"""The duplicate arena (``tarot arena`` and ``tarot.bots.arena``): bookkeeping, determinism, output shapes.
 
 Random bots and a few deals keep these fast; ``arena_plugins`` (next to this file) holds plug-ins
 loaded by import path.
@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tarot.arena import CONTRACTS, ArenaConfig, derive_seed, run_arena
 from tarot.bots import bot_options
+from tarot.bots.arena import CONTRACTS, ArenaConfig, derive_seed, run_arena
 from tarot.cli import app
 from tarot.engine import Deal, DealRecord
 

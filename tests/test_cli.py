@@ -14,8 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from tarot.cli import app
+from tarot.cli.i18n import MESSAGES, Lang, default_lang
 from tarot.engine import CARDS, Bid, Deal, DealRecord, load, replay_result
-from tarot.i18n import MESSAGES, Lang, default_lang
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DEALS = ["deal-3p.json", "deal-4p.json", "deal-5p.json"]
@@ -293,11 +293,12 @@ def test_annulled_deals(tmp_path: Path) -> None:
              write(tmp_path / "sec.json", petit_sec.to_dict())]
     result = invoke("replay", "--json", *files)
     assert result.exit_code == 0
+    # DESIGN.md: an annulled deal's scores are all 0, one per seat; the other keys null
     assert json_lines(result.stdout) == [
         {"legal": True, "annulled": "all_pass", "taker": None, "partner": None, "contract": None,
-         "oudlers": None, "points": None, "made": None, "scores": None},
+         "oudlers": None, "points": None, "made": None, "scores": [0, 0, 0, 0]},
         {"legal": True, "annulled": "petit_sec", "taker": None, "partner": None, "contract": None,
-         "oudlers": None, "points": None, "made": None, "scores": None},
+         "oudlers": None, "points": None, "made": None, "scores": [0] * petit_sec.players},
     ]
     assert "tout le monde a passé" in invoke("replay", "--lang", "fr", files[0]).stdout
     assert "petit sec (seat 0)" in invoke("replay", "--lang", "en", files[1]).stdout
@@ -395,7 +396,7 @@ def test_an_internal_error_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     def boom(obj: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("tarot.cli.replay_json", boom)
+    monkeypatch.setattr("tarot.cli.commands.replay_json", boom)
     monkeypatch.delenv("TAROT_DEBUG", raising=False)
     result = invoke("replay", "--json", EXAMPLES / "deal-3p.json", EXAMPLES / "deal-4p.json")
     assert result.exit_code == 1
@@ -406,6 +407,8 @@ def test_an_internal_error_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_usage_errors_and_help() -> None:
     proc = tarot("--help")
     assert proc.returncode == 0 and "replay" in proc.stdout and "score" in proc.stdout
+    summary = " ".join(proc.stdout.split("Options")[0].split())  # the description names every command
+    assert all(f"({name})" in summary for name in ("play", "serve", "arena", "replay", "score"))
     assert invoke("replay", "--lang", "de", EXAMPLES / "deal-3p.json").exit_code == 2
     assert invoke("replay").exit_code == 2
     for command in ("replay", "score"):

@@ -44,17 +44,51 @@ def test_engine_imports_only_the_standard_library_and_itself() -> None:
 
 
 def test_nothing_imports_the_server() -> None:
-    # One launcher is the exception: ``tarot serve`` in cli.py imports the server inside the
+    # One launcher is the exception: ``tarot serve`` in cli/commands.py imports the server inside the
     # command, so that nothing else ever loads it.
-    launcher = SRC / "cli.py"
+    launcher = SRC / "cli" / "commands.py"
     for path in sorted(SRC.rglob("*.py")):
         if "server" in path.relative_to(SRC).parts:
             continue
         for level, module in imports(path):
-            assert not module.startswith("tarot.server"), f"{path} imports {module}"
+            if module.startswith("tarot.server"):
+                assert path == launcher, f"{path} imports {module}"
             in_package = (path.parent == SRC and level == 1) or (path.parent != SRC and level == 2)
             if in_package and module.split(".")[0] == "server":
                 assert path == launcher, f"{path} imports .{module}"
+
+
+def test_the_server_sits_on_the_engine_and_the_bots_only() -> None:
+    """The site: the engine, the bots, its own modules, the standard library and its web and
+    storage libraries; never the command line."""
+    third_party = {"fastapi", "starlette", "pydantic", "sqlalchemy", "alembic", "orjson", "uvicorn"}
+    for path in sorted((SRC / "server").rglob("*.py")):
+        for level, module in imports(path):
+            where = path.relative_to(SRC)
+            if level:
+                assert module.split(".")[0] != "cli", f"{where} imports .{module}"
+            elif module.startswith("tarot"):
+                assert module.startswith(("tarot.engine", "tarot.bots", "tarot.server")), f"{where}: {module}"
+            else:
+                top = module.split(".")[0]
+                assert top in sys.stdlib_module_names or top in third_party, f"{where} imports {module}"
+
+
+def test_nobody_outside_the_command_line_imports_it() -> None:
+    for path in sorted(SRC.rglob("*.py")):
+        if "cli" in path.relative_to(SRC).parts:
+            continue
+        for level, module in imports(path):
+            assert not module.startswith("tarot.cli"), f"{path} imports {module}"
+            in_package = (path.parent == SRC and level == 1) or (path.parent != SRC and level == 2)
+            assert not (in_package and module.split(".")[0] == "cli"), f"{path} imports .{module}"
+
+
+def test_the_command_line_lives_in_one_package() -> None:
+    """cli/: the typer app, the terminal game and its rendering, the score tables, the texts."""
+    names = {p.name for p in (SRC / "cli").glob("*.py")}
+    assert {"commands.py", "terminal.py", "terminal_render.py", "score_tables.py", "i18n.py"} <= names
+    assert not [p.name for p in SRC.glob("*.py") if p.name not in ("__init__.py",)]
 
 
 def test_the_checker_catches_a_forbidden_import(tmp_path: Path) -> None:
@@ -74,6 +108,6 @@ def test_bots_sit_on_the_engine_only() -> None:
 
 
 def test_the_launcher_loads_the_server_only_inside_its_command() -> None:
-    tree = ast.parse((SRC / "cli.py").read_text(encoding="utf-8"))
+    tree = ast.parse((SRC / "cli" / "commands.py").read_text(encoding="utf-8"))
     top = [node.module for node in tree.body if isinstance(node, ast.ImportFrom)]
-    assert not [m for m in top if m and m.split(".")[0] == "server"], top
+    assert not [m for m in top if m and "server" in m.split(".")], top

@@ -14,9 +14,8 @@ import pytest
 from rich.console import Console
 
 from tarot.bots import RandomBot
-from tarot.engine import CARDS, Action, Bid, Card, Contract, Deal, Ecart, Game, Play, Poignee, View, variant
-from tarot.i18n import MESSAGES, Lang
-from tarot.terminal import (
+from tarot.cli.i18n import MESSAGES, Lang
+from tarot.cli.terminal import (
     TerminalGame,
     default_poignee,
     ecart_listing,
@@ -24,7 +23,8 @@ from tarot.terminal import (
     parse_card,
     pick_cards,
 )
-from tarot.terminal_render import card_label
+from tarot.cli.terminal_render import card_label
+from tarot.engine import CARDS, Action, Bid, Card, Contract, Deal, Ecart, Game, Play, Poignee, View, variant
 
 TAROT = Path(sys.executable).parent / "tarot"
 Responder = Callable[[TerminalGame], str]

@@ -26,8 +26,9 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from dataclasses import dataclass, field
 from typing import Any
 
-from .bots import Bot, PlayStats, build_bot, play_deal
-from .engine import Contract, Deal, DealRecord
+from tarot.engine import Contract, Deal, DealRecord
+
+from . import Bot, PlayStats, build_bot, play_deal
 
 CONTRACTS = tuple(c.name_text for c in Contract)  # prise, garde, garde_sans, garde_contre
 Z95 = 1.96  # normal approximation: with hundreds of deals the t quantile is within 1% of it

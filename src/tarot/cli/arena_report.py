@@ -27,7 +27,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from .arena import ArenaConfig, ArenaResult, run_arena
+from tarot.bots.arena import ArenaConfig, ArenaResult, run_arena
 
 
 def _signed(x: float) -> str:

@@ -7,7 +7,8 @@ from collections.abc import Sequence
 from rich import box
 from rich.table import Table
 
-from .engine import DealResult, Score, Side
+from tarot.engine import DealResult, Score, Side
+
 from .i18n import Lang, number, plural, signed, text
 
 

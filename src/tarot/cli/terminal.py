@@ -17,8 +17,8 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from .bots import Bot, build_bot
-from .engine import (
+from tarot.bots import Bot, build_bot
+from tarot.engine import (
     EXCUSE,
     Action,
     Bid,
@@ -39,8 +39,9 @@ from .engine import (
     sort_for_display,
     variant,
 )
+
 from .i18n import Lang, default_lang, text
-from .tables import deal_table, sheet_table
+from .score_tables import deal_table, sheet_table
 from .terminal_render import (
     EXCUSE_SYMBOL,
     SUIT_SYMBOLS,

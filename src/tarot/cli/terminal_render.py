@@ -16,7 +16,8 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from .engine import Card, Placing, Suit, Trick, sort_for_display
+from tarot.engine import Card, Placing, Suit, Trick, sort_for_display
+
 from .i18n import Lang, plural, signed, text
 
 SUIT_SYMBOLS: Final = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}

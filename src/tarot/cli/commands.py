@@ -1,4 +1,4 @@
-"""The ``tarot`` command line: replay deal records, score deal summaries.
+"""The ``tarot`` command line: play, serve, arena, replay and score.
 
 Results go to stdout (JSON lines with ``--json``, else rich tables); every problem is one line
 on stderr naming the file (and deal, action or summary index), and the exit status is 1.
@@ -20,15 +20,18 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tarot.engine import DealRecord, DealResult, RecordError, Score, replay_result, score_summary
+
 from .arena_report import arena_command
-from .engine import DealRecord, DealResult, RecordError, Score, replay_result, score_summary
 from .i18n import Lang, default_lang
-from .tables import deal_table, sheet_table
+from .score_tables import deal_table, sheet_table
 from .terminal import play
 
 app = typer.Typer(
     name="tarot",
-    help="French Tarot by the FFT rules (3, 4 and 5 players): replay deal records, score deal summaries.",
+    help="French Tarot by the FFT rules (3, 4 and 5 players): play against bots in the terminal (play), "
+         "play online in the browser (serve), measure bots (arena), replay deal records (replay), "
+         "score deal summaries (score).",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -292,9 +295,9 @@ def serve(
     try:  # the server's dependencies load only for this command
         import uvicorn
 
-        from .server.app import create_app, tune_gc
-        from .server.store import default_url, migrate
-        from .server.table import Settings
+        from tarot.server.app import create_app, tune_gc
+        from tarot.server.store import default_url, migrate
+        from tarot.server.table import Settings
     except ImportError as exc:
         typer.echo(f"error: tarot serve needs the server extra (pip install -e '.[server]'): {exc}", err=True)
         raise typer.Exit(1) from None

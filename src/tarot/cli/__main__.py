@@ -1,0 +1,5 @@
+"""``python -m tarot.cli``: the ``tarot`` command."""
+
+from .commands import app
+
+app()
