@@ -357,6 +357,30 @@ def test_timeout_autoplays_with_the_heuristic(tmp_path: Path) -> None:
         a.close()
 
 
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_player_out_of_time_is_never_committed_to_a_contract(tmp_path: Path, players: int) -> None:
+    """Issue 16: when the clock runs out the server passes for the player at the bidding,
+    announces no chelem and shows no poignée; only what cannot be declined (a card) is chosen
+    for them. The whole game played by the clock for seat 0, the others bots."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        a = Player(client, "A")
+        create_table(a, players=players, deals=2, move_time=5)
+        table = next(iter(client.app.state.hub.tables.values()))  # type: ignore[attr-defined]
+        table.options = table.options.model_copy(update={"move_time": 0})  # every move expires at once
+        a.send({"type": "sit", "seat": 0})
+        for s in range(1, players):
+            a.send({"type": "add_bot", "seat": s, "bot": "heuristic"})
+        a.until(lambda st: st["table"]["status"] == "finished", timeout=120)
+        mine = [m["event"] for m in a.messages if m["type"] == "event"
+                and m["event"]["kind"] == "action" and m["event"]["seat"] == 0]
+        assert mine and all(e["by"] == "timeout" for e in mine)
+        acts = [e["action"] for e in mine]
+        assert [x for x in acts if "bid" in x] and all(x["bid"] == "pass" for x in acts if "bid" in x)
+        assert not [x for x in acts if "poignee" in x or x.get("chelem")]
+        assert sum(1 for x in acts if "play" in x) >= 2 * (78 // players - 3) // 2  # cards were played
+        a.close()
+
+
 def test_the_move_clock_runs_when_the_game_starts_from_a_players_message(tmp_path: Path) -> None:
     """Every seat a person: the game starts from the last ``sit``, handled at once in that
     connection's task; the table's actor must still arm the first bidder's clock."""

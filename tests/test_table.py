@@ -101,3 +101,34 @@ def test_a_deal_end_the_store_refuses_changes_nothing_and_is_tried_again(tmp_pat
         store.close()
 
     asyncio.run(main())
+
+
+def test_the_ecart_has_its_own_longer_time(tmp_path: Path) -> None:
+    """Issue 16: the écart (six cards to choose) gets ECART_TIME_FACTOR times the time per move;
+    every other move the table's time."""
+    from tarot.engine import Bid, Contract, Phase
+    from tarot.server.table import ECART_TIME_FACTOR
+
+    async def main() -> None:
+        store, hub = sqlite_hub(tmp_path)
+        players = [QuietTab(f"P{i}") for i in range(3)]
+        table = await hub.create(players[0], p.TableOptions(players=3, deals=1, move_time=20))  # type: ignore[arg-type]
+        for seat, tab in enumerate(players):
+            await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
+            await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
+        assert table.game is not None and table.game.current is not None
+        deal = table.game.current.deal
+        while deal.is_over:  # a petit sec: the next deal
+            await asyncio.sleep(0.05)
+            deal = table.game.current.deal
+        assert 19 < table.state(0)["time_left"] <= 20  # a bid: the time per move
+        while deal.phase is Phase.BIDDING:  # the first to speak takes a prise, the others pass
+            bid = Bid(deal.turn, Contract.PRISE if deal.taker is None else None)  # type: ignore[arg-type]
+            await table.deliver(players[bid.seat], p.Act(type="act", action=action_to_dict(bid)))  # type: ignore[arg-type]
+        assert deal.phase is Phase.ECART
+        left = table.state(0)["time_left"]
+        assert 20 * ECART_TIME_FACTOR - 1 < left <= 20 * ECART_TIME_FACTOR
+        await hub.close()
+        store.close()
+
+    asyncio.run(main())

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from tarot.bots import Bot, make_bot
-from tarot.engine import Action, Deal, Ecart, IllegalAction, action_from_dict, action_to_dict
+from tarot.bots.stand_in import StandInBot
+from tarot.engine import Action, Deal, Ecart, IllegalAction, Phase, action_from_dict, action_to_dict
 
 from . import protocol as p
 from .eventlog import EventLog
@@ -39,6 +40,8 @@ LOG_SIZE = 200
 LOBBY_PAGE = 50  # tables per lobby message and per page of /api/tables
 OPEN_TABLES_PER_PLAYER = 3  # tables a player may host at once (waiting or playing)
 CREATES_PER_MINUTE = 6  # tables a player may create in any minute
+STAND_IN = StandInBot.name  # plays for a player out of time or away: never takes a contract for them
+ECART_TIME_FACTOR = 3  # the écart (six cards to choose) has three times the time per move
 RESTART_GAP = 1000  # versions skipped at a restart: far more than a table sends unstored (restore)
 
 
@@ -229,12 +232,22 @@ class Table:
         if seat.away_since is not None:
             at = seat.away_since + self.hub.settings.grace
             if at <= now:
-                self._start_auto(seat_no, "heuristic", "away", self.hub.settings.bot_delay)
+                self._start_auto(seat_no, STAND_IN, "away", self.hub.settings.bot_delay)
                 return None
             due.append(at)
-        if self.options.move_time is not None:
-            due.append(self.turn_started + self.options.move_time)
+        allowed = self._move_allowance()
+        if allowed is not None:
+            due.append(self.turn_started + allowed)
         return min(due) if due else None
+
+    def _move_allowance(self) -> float | None:
+        """Seconds for the move under way: the table's time per move, the écart (six choices)
+        ``ECART_TIME_FACTOR`` times as long; None without a clock."""
+        deal = self._deal()
+        if self.options.move_time is None or deal is None:
+            return None
+        factor = ECART_TIME_FACTOR if deal.phase is Phase.ECART else 1
+        return float(self.options.move_time * factor)
 
     def _on_deadline(self) -> None:
         owner = self._turn_owner()
@@ -242,16 +255,18 @@ class Table:
             return
         seat_no, seat = owner
         now = time.monotonic()
+        allowed = self._move_allowance()
         if seat.away_since is not None and seat.away_since + self.hub.settings.grace <= now:
-            self._start_auto(seat_no, "heuristic", "away", 0.0)
-        elif self.options.move_time is not None and self.turn_started + self.options.move_time <= now + 0.001:
-            self._start_auto(seat_no, "heuristic", "timeout", 0.0)
+            self._start_auto(seat_no, STAND_IN, "away", 0.0)
+        elif allowed is not None and self.turn_started + allowed <= now + 0.001:
+            self._start_auto(seat_no, STAND_IN, "timeout", 0.0)
 
     def _bot(self, seat_no: int, kind: str) -> Bot:
         bot = self.bots.get((seat_no, kind))
         if bot is None:
             opts: dict[str, Any] = {"think": self.hub.settings.think} if kind == "search" else {}
-            bot = make_bot(kind, seed=secrets.randbits(32), **opts)
+            seed = secrets.randbits(32)
+            bot = StandInBot(seed) if kind == STAND_IN else make_bot(kind, seed=seed, **opts)
             self.bots[(seat_no, kind)] = bot
         return bot
 
@@ -652,9 +667,10 @@ class Table:
                            "away": s.away_since is not None} for s in self.seats]}
 
     def _time_left(self, deal: Deal | None) -> float | None:
-        if deal is None or deal.turn is None or self.options.move_time is None:
+        allowed = self._move_allowance()
+        if deal is None or deal.turn is None or allowed is None:
             return None
-        return max(0.0, self.turn_started + self.options.move_time - time.monotonic())
+        return max(0.0, self.turn_started + allowed - time.monotonic())
 
     def view_state(self, seat: int) -> dict[str, Any]:
         """The part of ``state(seat)`` that a card or a bid changes (``_record`` sends the same,
