@@ -1,5 +1,6 @@
 """The rules engine: standard library only. Everything public is importable from here."""
 
+from ._select import NATIVE
 from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee, action_to_dict
 from .cards import (
     CARDS,
@@ -33,6 +34,7 @@ __all__ = [
     "CARDS",
     "EXCUSE",
     "FORMAT",
+    "NATIVE",
     "PETIT",
     "T21",
     "TARGETS",
