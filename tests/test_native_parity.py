@@ -162,7 +162,7 @@ def test_a_python_subclass_of_the_native_core_writes_through_its_sequences() -> 
     assert deal.side == [1, 0, 1, 1, 1] and deal.side[1:3] == [0, 1]
     assert deal.copy().hands == deal.hands
     with pytest.raises(IndexError):
-        deal.hands[5]  # noqa: B018
+        deal.hands[5]
     assert deal.legal_mask() == 0  # bidding: no card to play
     with pytest.raises(IllegalAction):
         deal.play(CARDS[0])
