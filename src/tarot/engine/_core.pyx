@@ -7,6 +7,7 @@ boundary (properties); ``hands``, ``won``, ``tricks_won`` and ``side`` are write
 sequences over C arrays, so ``core.hands[seat] |= mask`` works as on a list.
 """
 
+cimport cython
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
 from cpython.ref cimport PyObject
 
@@ -157,6 +158,9 @@ cdef _Seats seats_view(DealCore core, int which):
     return view
 
 
+# Not tracked by the garbage collector (a copy is cheaper): a core refers to no object that
+# could refer back to it (cards, actions, tricks, enums, contracts, the variant).
+@cython.no_gc
 cdef class DealCore:
     """A deal's state and its card play (``tarot.engine.core.DealCore``, compiled)."""
 
@@ -175,10 +179,6 @@ cdef class DealCore:
     cdef public object chelem_announced
     cdef public list bids, tricks, actions
     cdef public dict poignees
-
-    def __cinit__(self, *args, **kwargs):  # a subclass's __init__ takes its own arguments
-        self.turn_c = -1
-        self.called_c = -1
 
     def _setup(self, var, dealer, masks, chien_mask):
         """The state right after the deal (R5): bidding, from the seat after the dealer."""
@@ -388,7 +388,8 @@ cdef class DealCore:
         c.ecart = self.ecart
         c.ecart_trumps = self.ecart_trumps
         c.chelem_announced = self.chelem_announced
-        c.bids = self.bids[:]
+        # the bids are final once the bidding is over (R7: each seat speaks once): shared then
+        c.bids = self.bids[:] if self.phase is _BIDDING else self.bids
         c.tricks = self.tricks[:]
         c.actions = self.actions[:]
         c.poignees = self.poignees.copy()
