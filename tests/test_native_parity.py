@@ -4,6 +4,7 @@ random deals at 3, 4 and 5 players, every legal set, state, copy and count compa
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -173,3 +174,19 @@ def test_tarot_native_chooses_the_core(env: str, expected: str) -> None:
     out = subprocess.run([sys.executable, "-c", "import tarot.engine as e; print(e.NATIVE)"],
                          env={**os.environ, "TAROT_NATIVE": env}, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == expected
+
+
+@pytest.mark.parametrize("cls", CORES)
+def test_a_core_in_play_pickles_whole(cls: type[core.DealCore]) -> None:
+    """The native core pickles its masks as Python ints (Cython's own pickling would cut them)."""
+    rng = random.Random(11)
+    deal = Deal.new(5, 0, rng=rng)
+    bid_and_discard(deal, rng)
+    c = core_from(deal, cls)
+    for _ in range(23):
+        card = rng.choice(cards_of(deal.legal_mask()))
+        deal.play(card)
+        c.play(card)
+    twin = pickle.loads(pickle.dumps(c))
+    assert type(twin) is cls and state(twin) == state(c) == state(deal)
+    assert (twin.chien, twin.dealt, twin.contract) == (deal.chien, deal.dealt, deal.contract)

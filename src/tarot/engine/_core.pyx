@@ -15,6 +15,7 @@ import random as _random
 
 from tarot.engine.cards import ABOVE as _PY_ABOVE, CARDS, EXCUSE_BIT as _PY_EXCUSE_BIT
 from tarot.engine.cards import FOLLOW_MASK as _PY_FOLLOW, TRUMPS as _PY_TRUMPS, Card
+from tarot.engine.core import DealCore as PureDealCore
 from tarot.engine.core import (
     ATTACK, DEFENCE, PLAYS, Phase, attack_cards, coerce_card, count, rng_for, shuffled_masks,
     variant_and_dealer,
@@ -398,6 +399,11 @@ cdef class DealCore:
     def __copy__(self):
         return self.copy()
 
+    def __reduce__(self):
+        # Cython's own pickling would take the masks for 64-bit integers: pickle the Python values.
+        fields = {name: getattr(self, name) for name in _FIELDS}
+        return _restore, (type(self), {k: list(v) if isinstance(v, _Seats) else v for k, v in fields.items()})
+
     # --- card play ---------------------------------------------------------------------
 
     cdef u128 legal(self):
@@ -530,6 +536,18 @@ cdef class DealCore:
     def count(self):
         """What the score of a played deal depends on besides the contract (R20, R22, R23)."""
         return count(self)
+
+
+_FIELDS = tuple(name for name in PureDealCore.__slots__ if name != "players")
+
+
+def _restore(cls, fields):
+    """A core from its pickled fields (``DealCore.__reduce__``)."""
+    core = cls.__new__(cls)
+    core._setup(fields["variant"], fields["dealer"], list(fields["dealt"]), fields["chien"])
+    for name, value in fields.items():
+        setattr(core, name, value)
+    return core
 
 
 cdef tuple shuffle_words(int players, int hand_size, object rng):
