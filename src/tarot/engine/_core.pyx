@@ -31,6 +31,14 @@ cdef extern from *:
         for (int i = 0; i < 16; i++) { buf[i] = (unsigned char)(x >> (8 * i)); }
         return _PyLong_FromByteArray(buf, 16, 1, 0);
     }
+    static PyObject* tarot_new_like(PyObject* self) {  /* type(self).__new__(type(self)), minus the lookups */
+        PyTypeObject* t = Py_TYPE(self);
+        PyObject* args = PyTuple_New(0);
+        if (!args) return NULL;
+        PyObject* o = t->tp_new(t, args, NULL);
+        Py_DECREF(args);
+        return o;
+    }
     static inline int tarot_popcount(tarot_u128 x) {
         return __builtin_popcountll((unsigned long long)x) + __builtin_popcountll((unsigned long long)(x >> 64));
     }
@@ -46,6 +54,7 @@ cdef extern from *:
     # Cython sees an integer type; the C code uses the real 128-bit one.
     ctypedef unsigned long long u128 "tarot_u128"
     object u128_to_py "tarot_u128_to_py"(u128 x)
+    object new_like "tarot_new_like"(object self)
     int popcount "tarot_popcount"(u128 x) nogil
     int lowest "tarot_lowest"(u128 x) nogil
     int highest "tarot_highest"(u128 x) nogil
@@ -357,7 +366,7 @@ cdef class DealCore:
 
     def copy(self):
         """An independent copy, cheap enough for search (lists are copied, values shared)."""
-        cdef DealCore c = DealCore.__new__(type(self))
+        cdef DealCore c = <DealCore>new_like(self)
         c.hands_m = self.hands_m
         c.won_m = self.won_m
         c.trick_mask_m = self.trick_mask_m
