@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tarot.engine import CARDS, Chelem, Deal, Ecart, IllegalAction, Phase, cards_of, core
+from tarot.engine import CARDS, Chelem, Deal, Ecart, IllegalAction, Phase, cards_of, core, variant
 
 native = pytest.importorskip("tarot.engine._core", reason="the native core is not built")
 
@@ -151,10 +151,14 @@ def test_a_generator_other_than_random_random_deals_through_its_own_random() -> 
 
 
 def test_a_python_subclass_of_the_native_core_writes_through_its_sequences() -> None:
-    class Sub(native.DealCore):  # type: ignore[misc, valid-type]
+    class Sub(native.DealCore):  # type: ignore[misc, name-defined]
         __slots__ = ()
 
+        def __init__(self, players: int, dealer: int, hands: list[int], chien: int) -> None:
+            self._setup(variant(players), dealer, hands, chien)  # as Deal's constructor does
+
     deal = Sub.new(5, 2, seed=3)
+    assert Sub(5, 2, list(deal.hands), deal.chien).hands == deal.hands
     assert isinstance(deal, Sub) and isinstance(deal.copy(), Sub)
     chien = deal.chien
     deal.hands[-1] |= chien
