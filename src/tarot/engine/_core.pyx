@@ -17,7 +17,7 @@ from tarot.engine.cards import ABOVE as _PY_ABOVE, CARDS, EXCUSE_BIT as _PY_EXCU
 from tarot.engine.cards import FOLLOW_MASK as _PY_FOLLOW, TRUMPS as _PY_TRUMPS, Card
 from tarot.engine.core import DealCore as PureDealCore
 from tarot.engine.core import (
-    ATTACK, DEFENCE, PLAYS, Phase, attack_cards, coerce_card, count, rng_for, shuffled_masks,
+    ATTACK, DEFENCE, PLAYS, Phase, coerce_card, count, rng_for, shuffled_masks,
     variant_and_dealer,
 )
 from tarot.engine.errors import IllegalAction
@@ -27,9 +27,15 @@ cdef extern from *:
     """
     typedef unsigned __int128 tarot_u128;
     static PyObject* tarot_u128_to_py(tarot_u128 x) {
+        unsigned long long hi = (unsigned long long)(x >> 64);
+        if (!hi) return PyLong_FromUnsignedLongLong((unsigned long long)x);
+    #if PY_LITTLE_ENDIAN
+        return _PyLong_FromByteArray((const unsigned char*)&x, 16, 1, 0);
+    #else
         unsigned char buf[16];
         for (int i = 0; i < 16; i++) { buf[i] = (unsigned char)(x >> (8 * i)); }
         return _PyLong_FromByteArray(buf, 16, 1, 0);
+    #endif
     }
     static PyObject* tarot_new_like(PyObject* self) {  /* type(self).__new__(type(self)), minus the lookups */
         PyTypeObject* t = Py_TYPE(self);
@@ -540,7 +546,13 @@ cdef class DealCore:
 
     def attack_cards(self):
         """The attack's cards at the count (R10, R12, R20), as a mask; valid once over."""
-        return attack_cards(self)
+        cdef u128 attack = self.won_m[ATTACK]
+        contract = self.contract
+        if contract is not None and contract.chien_shown:
+            attack |= to_mask(self.ecart)
+        elif contract is not None and contract.chien_to_attack:  # garde sans (R12)
+            attack |= to_mask(self.chien)
+        return u128_to_py(attack)
 
     def count(self):
         """What the score of a played deal depends on besides the contract (R20, R22, R23)."""

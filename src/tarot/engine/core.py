@@ -389,7 +389,7 @@ def count(core: Any) -> Count:
     """``DealCore.count`` of either core: valid once every trick is played."""
     if core.phase is not _DONE or not core.tricks:
         raise ValueError("the deal has no count: its cards are not all played")
-    attack = attack_cards(core)
+    attack: int = core.attack_cards()
     points = (half_points(attack) + core.excuse_adjust) / 2
     tricks = core.tricks
     side = core.side
