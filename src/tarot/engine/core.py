@@ -19,7 +19,14 @@ It *carries* (starts and copies, never decides) what the bidding and the écart 
 first lead at five), and the count reads ``contract``, ``ecart`` and ``chien``.
 
 ``hands``, ``won``, ``tricks_won`` and ``side`` are lists here; in the native core they are
-write-through sequences (``core.hands[seat] |= mask`` works on both; compare with ``list()``).
+write-through sequences (``core.hands[seat] |= mask`` works on both; compare with ``list()``;
+each index converts a C mask, so a hot loop takes ``list(core.hands)`` once), and ``trick``
+is a new list at each read there.
+
+A subclass (``Deal``) declares ``__slots__ = ()``, builds through ``_setup`` (its override
+calls ``super()._setup`` first), sets ``_legal = -1`` after changing a hand or the phase,
+appends its own actions to ``actions``, and may override ``_check_play`` to say which rule
+refuses a card (``play`` calls it before raising).
 """
 
 from __future__ import annotations
