@@ -1,5 +1,6 @@
 """The rules engine: standard library only. Everything public is importable from here."""
 
+from ._select import NATIVE
 from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee, action_to_dict
 from .cards import (
     CARDS,
@@ -46,6 +47,7 @@ __all__ = [
     "FORMAT",
     "FULL_DECK",
     "KINGS",
+    "NATIVE",
     "OUDLERS",
     "PETIT",
     "PETIT_BIT",

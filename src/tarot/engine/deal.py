@@ -10,19 +10,15 @@ there. What a seat may see is ``view.Observer``'s.
 
 from __future__ import annotations
 
-import random
-import secrets
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee
 from .cards import (
     ABOVE,
     CARDS,
-    EXCUSE,
     EXCUSE_BIT,
-    FOLLOW_MASK,
     JACKS,
     KINGS,
     KNIGHTS,
@@ -33,16 +29,20 @@ from .cards import (
     Card,
     Suit,
     cards_of,
-    half_points,
     mask_of,
 )
+from .core import ATTACK, PLAYS, variant_and_dealer
 from .errors import IllegalAction
 from .options import EcartOptions, PoigneeOptions
 from .phases import Annulment, Phase
-from .rules import Contract, PoigneeSize, Side, Variant, variant
+from .rules import Contract, PoigneeSize, Variant
 from .scoring import Score, score_deal
-from .tricks import Trick
 from .view import Observer, View
+
+if TYPE_CHECKING:  # mypy checks against the pure core; the native one has the same interface
+    from .core import DealCore
+else:
+    from ._select import DealCore
 
 __all__ = ["Annulment", "Deal", "DealResult", "Phase"]
 
@@ -54,14 +54,9 @@ _ECART = Phase.ECART
 _ANNOUNCE = Phase.ANNOUNCE
 _PLAY = Phase.PLAY
 _DONE = Phase.DONE
-_ATTACK, _DEFENCE = 0, 1
-_SIDES: Final = (Side.ATTACK, Side.DEFENCE)
 _CONTRACTS: Final = tuple(Contract)
-# Interned Play actions: legal_actions() in the hot path allocates nothing new.
-_PLAYS: Final = tuple(tuple(Play(s, CARDS[c]) for c in range(78)) for s in range(5))
+# Interned actions: legal_actions() in the hot path allocates nothing new.
 _BIDS: Final = tuple((Bid(s, None),) + tuple(Bid(s, c) for c in _CONTRACTS) for s in range(5))
-_BITS: Final = tuple(1 << c for c in range(78))
-_new_trick: Final = tuple.__new__  # skips NamedTuple's Python-level __new__ in the hot path
 _SUIT_NAMES: Final = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
                       Suit.CLUBS: "clubs"}
 
@@ -91,99 +86,18 @@ class DealResult:
                 "made": s.made, "scores": list(s.scores)}
 
 
-def _coerce_card(card: Any) -> Card:
-    if isinstance(card, str):
-        return Card.parse(card)
-    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 78:
-        return CARDS[card]
-    raise IllegalAction("R1", f"not a card: {card!r}")
+class Deal(DealCore):
+    """The state of one deal. Build with :meth:`new` (random) or the constructor (given cards).
 
+    The state and the card play are ``DealCore``'s (``core.py``, or its native twin); this class
+    adds the bidding, the call, the écart, the announcements, the checks and the views.
+    """
 
-def _variant_and_dealer(players: int, dealer: int) -> Variant:
-    rules = variant(players)
-    if type(dealer) is not int or not 0 <= dealer < players:
-        raise ValueError(f"R4: dealer must be a seat 0…{players - 1}, not {dealer!r}")
-    return rules
-
-
-def _rng_for(seed: int | str | bytes | None) -> random.Random:
-    return secrets.SystemRandom() if seed is None else random.Random(seed)
-
-
-class Deal:
-    """The state of one deal. Build with :meth:`new` (random) or the constructor (given cards)."""
-
-    __slots__ = (
-        "_legal",
-        "actions",
-        "annulled",
-        "bids",
-        "called",
-        "chelem_announced",
-        "chien",
-        "contract",
-        "dealer",
-        "dealt",
-        "ecart",
-        "ecart_trumps",
-        "excuse_adjust",
-        "hands",
-        "high_bid",
-        "lead_mask",
-        "leader",
-        "partner",
-        "petit_sec_seat",
-        "phase",
-        "players",
-        "poignees",
-        "side",
-        "taker",
-        "trick",
-        "trick_high",
-        "trick_mask",
-        "tricks",
-        "tricks_won",
-        "turn",
-        "variant",
-        "won",
-    )
-
-    variant: Variant
-    players: int
-    dealer: int
-    dealt: tuple[int, ...]
-    chien: int
-    hands: list[int]
-    phase: Phase
-    turn: int | None
-    annulled: Annulment | None
-    petit_sec_seat: int | None
-    bids: list[Contract | None]
-    high_bid: Contract | None  # the highest bid so far
-    taker: int | None
-    contract: Contract | None
-    called: Card | None
-    partner: int | None
-    side: list[int]
-    ecart: int
-    ecart_trumps: int
-    chelem_announced: bool
-    poignees: dict[int, int]
-    leader: int
-    trick: list[Card]
-    trick_mask: int
-    lead_mask: int
-    trick_high: int  # the strongest trump of the trick under way (0: none yet)
-    tricks: list[Trick]
-    won: list[int]
-    tricks_won: list[int]
-    excuse_adjust: int
-    actions: list[Action]  # every action applied, in order
-    _legal: int  # legal_mask() cache; -1 when stale
+    __slots__ = ()
 
     def __init__(self, players: int, dealer: int, hands: Sequence[int | Iterable[Card | str]],
                  chien: int | Iterable[Card | str]) -> None:
-        rules = _variant_and_dealer(players, dealer)
+        rules = variant_and_dealer(players, dealer)
         if len(hands) != players:
             raise ValueError(f"R5: {players} players need {players} hands, not {len(hands)}")
         masks = [h if isinstance(h, int) else mask_of(h) for h in hands]
@@ -203,58 +117,12 @@ class Deal:
         self._setup(rules, dealer, masks, chien_mask)
 
     def _setup(self, rules: Variant, dealer: int, masks: list[int], chien_mask: int) -> None:
-        players = rules.players
-        self.variant = rules
-        self.players = players
-        self.dealer = dealer
-        self.dealt = tuple(masks)
-        self.chien = chien_mask
-        self.hands = list(masks)
-        self.annulled = None
-        self.petit_sec_seat = None
-        self.bids = []
-        self.high_bid = None
-        self.taker = None
-        self.contract = None
-        self.called = None
-        self.partner = None
-        self.side = [_DEFENCE] * players
-        self.ecart = 0
-        self.ecart_trumps = 0
-        self.chelem_announced = False
-        self.poignees = {}
-        self.leader = (dealer + 1) % players
-        self.trick = []
-        self.trick_mask = 0
-        self.lead_mask = 0
-        self.trick_high = 0
-        self.tricks = []
-        self.won = [0, 0]
-        self.tricks_won = [0, 0]
-        self.excuse_adjust = 0
-        self.actions = []
-        self._legal = -1
-        self.phase = _BIDDING
-        self.turn = (dealer + 1) % players
+        super()._setup(rules, dealer, masks, chien_mask)
         for seat, m in enumerate(masks):  # R6: the software detects a petit sec itself
             if m & (TRUMPS | EXCUSE_BIT) == PETIT_BIT:
                 self.petit_sec_seat = seat
                 self._annul(Annulment.PETIT_SEC)
                 break
-
-    @classmethod
-    def new(cls, players: int = 4, dealer: int = 0, seed: int | str | bytes | None = None,
-            rng: random.Random | None = None) -> Deal:
-        """A random deal (R5): from ``rng``, else seeded by ``seed``, else from ``secrets``."""
-        rules = _variant_and_dealer(players, dealer)
-        rand = (rng or _rng_for(seed)).random
-        # A uniform permutation of the cards' bits: sorting by random keys beats shuffle().
-        bits = sorted(_BITS, key=lambda _: rand())
-        h = rules.hand_size
-        deal = cls.__new__(cls)  # a fresh permutation needs no checking
-        deal._setup(rules, dealer, [sum(bits[i * h:(i + 1) * h]) for i in range(players)],
-                    sum(bits[players * h:]))
-        return deal
 
     # --- state queries ---------------------------------------------------------
 
@@ -264,45 +132,6 @@ class Deal:
 
     def hand(self, seat: int) -> list[Card]:
         return cards_of(self.hands[seat])
-
-    def copy(self) -> Deal:
-        """An independent copy, cheap enough for search (lists are copied, values shared)."""
-        c = Deal.__new__(Deal)
-        c.variant = self.variant
-        c.players = self.players
-        c.dealer = self.dealer
-        c.dealt = self.dealt
-        c.chien = self.chien
-        c.hands = self.hands[:]
-        c.phase = self.phase
-        c.turn = self.turn
-        c.annulled = self.annulled
-        c.petit_sec_seat = self.petit_sec_seat
-        c.bids = self.bids[:]
-        c.high_bid = self.high_bid
-        c.taker = self.taker
-        c.contract = self.contract
-        c.called = self.called
-        c.partner = self.partner
-        c.side = self.side[:]
-        c.ecart = self.ecart
-        c.ecart_trumps = self.ecart_trumps
-        c.chelem_announced = self.chelem_announced
-        c.poignees = self.poignees.copy()
-        c.leader = self.leader
-        c.trick = self.trick[:]
-        c.trick_mask = self.trick_mask
-        c.lead_mask = self.lead_mask
-        c.trick_high = self.trick_high
-        c.tricks = self.tricks[:]
-        c.won = self.won[:]
-        c.tricks_won = self.tricks_won[:]
-        c.excuse_adjust = self.excuse_adjust
-        c.actions = self.actions[:]
-        c._legal = self._legal
-        return c
-
-    __copy__ = copy
 
     # --- legal actions -----------------------------------------------------------
 
@@ -323,7 +152,7 @@ class Deal:
         phase = self.phase
         turn = self.turn
         if phase is _PLAY:
-            plays = _PLAYS[turn]  # type: ignore[index]
+            plays = PLAYS[turn]  # type: ignore[index]
             mask = self.legal_mask()
             out: list[Action] = []
             while mask:
@@ -342,38 +171,6 @@ class Deal:
         if phase is _ANNOUNCE:
             return [Chelem(turn, True), Chelem(turn, False)]
         return []
-
-    def legal_mask(self) -> int:
-        """The cards the seat to play may play (R9, R15), as a mask. 0 outside the play phase."""
-        legal = self._legal
-        if legal >= 0:
-            return legal
-        if self.phase is not _PLAY:
-            legal = 0
-        else:
-            hand = self.hands[self.turn]  # type: ignore[index]
-            lead = self.lead_mask
-            if not lead:
-                if self.trick or self.tricks or self.called is None:
-                    legal = hand
-                else:
-                    legal = self._first_lead_mask(hand)
-            elif lead != TRUMPS and hand & lead:
-                legal = hand & (lead | EXCUSE_BIT)
-            elif hand & TRUMPS:
-                trumps = hand & TRUMPS
-                legal = (trumps & ABOVE[self.trick_high] or trumps) | (hand & EXCUSE_BIT)
-            else:
-                legal = hand
-        self._legal = legal
-        return legal
-
-    def _first_lead_mask(self, hand: int) -> int:
-        # R9: at 5 players the first lead may not be in the called suit, except the called card.
-        called = self.called
-        assert called is not None
-        allowed = hand & ~FOLLOW_MASK[called] | (hand & (1 << called))
-        return allowed or hand
 
     def legal_plays(self) -> list[Card]:
         return cards_of(self.legal_mask())
@@ -597,36 +394,6 @@ class Deal:
         self.actions.append(action)
         return action
 
-    def play(self, card: Card | int | str, seat: int | None = None) -> Play:
-        """Fast path: the seat to play plays ``card`` (checked against R9/R15); returns the
-        ``Play`` (appended to ``actions``)."""
-        if card.__class__ is not Card:
-            card = _coerce_card(card)
-        turn = self.turn
-        bit = 1 << card
-        legal = self._legal
-        if legal < 0:
-            legal = self.legal_mask()
-        if not bit & legal or (seat is not None and seat != turn):
-            self._check_play(turn if seat is None else seat, card)  # type: ignore[arg-type]
-            raise IllegalAction("R15", f"{card} cannot be played now")  # pragma: no cover
-        self._legal = -1
-        self.hands[turn] ^= bit  # type: ignore[index]
-        trick = self.trick
-        trick.append(card)
-        self.trick_mask |= bit
-        if not self.lead_mask and card != 77:  # the Excuse leaves the lead to the next card (R15)
-            self.lead_mask = FOLLOW_MASK[card]
-        if card > self.trick_high and bit & TRUMPS:
-            self.trick_high = card
-        action = _PLAYS[turn][card]  # type: ignore[index]
-        self.actions.append(action)
-        if len(trick) == self.players:
-            self._finish_trick()
-        else:
-            self.turn = (turn + 1) % self.players  # type: ignore[operator]
-        return action
-
     def _apply_bid(self, action: Bid) -> None:
         self.bids.append(action.contract)
         if action.contract is not None:
@@ -645,7 +412,7 @@ class Deal:
         for seat, hand in enumerate(self.hands):
             if hand & bit and seat != self.taker:  # R8: whoever holds it plays with the taker
                 self.partner = seat
-                self.side[seat] = _ATTACK
+                self.side[seat] = ATTACK
         self._start_chien()
 
     def _apply_ecart(self, action: Ecart) -> None:
@@ -672,7 +439,7 @@ class Deal:
     def _start_contract(self) -> None:
         """R7: the highest bid is the contract; at five the taker calls a card first (R8)."""
         self.contract = self.high_bid
-        self.side[self.taker] = _ATTACK  # type: ignore[index]
+        self.side[self.taker] = ATTACK  # type: ignore[index]
         if self.variant.calls_card:
             self.phase = _CALL
             self.turn = self.taker
@@ -711,55 +478,6 @@ class Deal:
         self.phase = _DONE
         self.turn = None
 
-    def _finish_trick(self) -> None:
-        trick: list[int] = self.trick  # type: ignore[assignment]  # Cards compare as ints
-        players = self.players
-        leader = self.leader
-        mask = self.trick_mask
-        tricks = self.tricks
-        last = len(tricks) + 1 == self.variant.hand_size
-        side = self.side
-        best = mask & TRUMPS or mask & self.lead_mask
-        winner = (leader + trick.index(best.bit_length() - 1)) % players
-        if mask & EXCUSE_BIT:
-            ex_seat = (leader + trick.index(77)) % players
-            if last:
-                # R19: the Excuse led to the last trick by a side that won every trick wins it.
-                if ex_seat == leader and self.tricks_won[side[leader]] == len(tricks):
-                    winner = leader
-                # R18: otherwise it goes with the last trick.
-            else:
-                owner = side[ex_seat]
-                if owner != side[winner]:
-                    # R17: the Excuse stays with its side, which gives the winners a 0.5 card
-                    # (now, or at the count if it never wins one): EX counts 4 for its side.
-                    self.won[owner] |= EXCUSE_BIT
-                    mask ^= EXCUSE_BIT
-                    self.excuse_adjust += 1 if owner == _DEFENCE else -1
-        ws = side[winner]
-        self.won[ws] |= mask
-        self.tricks_won[ws] += 1
-        tricks.append(_new_trick(Trick, (leader, tuple(trick), winner, players)))
-        self.trick = []
-        self.trick_mask = self.lead_mask = self.trick_high = 0
-        self.leader = winner
-        if last:
-            self._end()
-        else:
-            self.turn = winner
-
-    # --- result ------------------------------------------------------------------
-
-    def attack_cards(self) -> int:
-        """The attack's cards at the count (R10, R12, R20), as a mask; valid once over."""
-        attack = self.won[_ATTACK]
-        contract = self.contract
-        if contract is not None and contract.chien_shown:
-            attack |= self.ecart
-        elif contract is not None and contract.chien_to_attack:  # garde sans (R12)
-            attack |= self.chien
-        return attack
-
     def result(self) -> DealResult:
         """The outcome; raises ValueError while the deal is not over."""
         if self.phase is not _DONE:
@@ -767,27 +485,13 @@ class Deal:
         if self.annulled is not None:
             return DealResult(self.annulled, None, self.petit_sec_seat, self.players)
         assert self.taker is not None and self.contract is not None
-        attack = self.attack_cards()
-        points = (half_points(attack) + self.excuse_adjust) / 2
-        tricks = self.tricks
-        last = tricks[-1]
-        pab: Side | None = None
-        if 56 in last.cards:
-            pab = _SIDES[self.side[last.winner]]
-        elif last.cards[0] == EXCUSE and last.winner == last.leader:
-            # Last trick won under R19: T1 in the second-to-last trick counts as au bout too (R23).
-            before = tricks[-2]
-            if 56 in before.cards:
-                pab = _SIDES[self.side[before.winner]]
-        total = self.variant.tricks
-        chelem = (Side.ATTACK if self.tricks_won[_ATTACK] == total
-                  else Side.DEFENCE if self.tricks_won[_DEFENCE] == total else None)
+        counted = self.count()  # the card count: the core's (R17–R20, R23's petit au bout, chelem)
         score = score_deal(
             players=self.players, taker=self.taker, contract=self.contract,
-            oudlers=(attack & OUDLERS).bit_count(), points=points, partner=self.partner,
-            petit_au_bout=pab,
+            oudlers=counted.oudlers, points=counted.points, partner=self.partner,
+            petit_au_bout=counted.petit_au_bout,
             poignees=[p for m in self.poignees.values() if (p := self.variant.poignee_size(m.bit_count()))],
-            chelem_announced=self.chelem_announced, chelem=chelem,
+            chelem_announced=self.chelem_announced, chelem=counted.chelem,
         )
         return DealResult(None, score)
 

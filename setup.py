@@ -1,0 +1,46 @@
+"""The optional native core (``tarot.engine._core``, Cython): built when a compiler and Cython are
+there, else the package installs pure Python (the engine falls back to ``engine/core.py``)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+try:
+    from Cython.Build import cythonize
+except ImportError:  # no Cython: nothing to build
+    cythonize = None
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that warns and goes on when an extension does not build."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # no compiler: setuptools raises several kinds
+            self._skip(error)
+
+    def build_extension(self, ext: Any) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as error:
+            self._skip(error)
+
+    @staticmethod
+    def _skip(error: Exception) -> None:
+        print(f"WARNING: the native core was not built ({error}); the engine runs in pure Python",
+              file=sys.stderr)
+
+
+ext_modules = []
+if cythonize is not None:
+    ext_modules = cythonize(
+        ["src/tarot/engine/_core.pyx"], quiet=True,
+        compiler_directives={"language_level": "3"},
+    )
+
+setup(ext_modules=ext_modules, cmdclass={"build_ext": OptionalBuildExt})
