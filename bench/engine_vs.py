@@ -1,6 +1,6 @@
 """The engine's speed as a ratio to an older revision's, measured in one run.
 
-    python bench/engine_vs.py                      # against the tag baseline-s15
+    python bench/engine_vs.py                      # against the engine before the native core
     python bench/engine_vs.py --rev HEAD~3 --rounds 7 --deals 3000
 
 A temporary ``git worktree`` of ``--rev`` gives the baseline's ``src``; this checkout's
@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+BEFORE_NATIVE = "cd11287e7c39b2cd15cd7c3b82f86ec171afc72c"  # main before the engine's reshaping and native core
 
 
 def run_harness(harness: Path, src: Path, players: int, deals: int) -> tuple[float, float]:
@@ -58,7 +59,7 @@ def compare(name: str, harness: Path, sides: dict[str, Path], args: argparse.Nam
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rev", default="baseline-s15", help="the baseline revision (default: %(default)s)")
+    parser.add_argument("--rev", default=BEFORE_NATIVE, help="the baseline revision (default: %(default)s)")
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=5)
