@@ -23,7 +23,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BEFORE_NATIVE = "cd11287e7c39b2cd15cd7c3b82f86ec171afc72c"  # main before the engine's reshaping and native core
+BEFORE_NATIVE = "cd11287e7c39b2cd15cd7c3b82f86ec171afc72c"  # main before issue 20
 
 
 def run_harness(harness: Path, src: Path, players: int, deals: int) -> tuple[float, float]:
