@@ -13,11 +13,11 @@ from .actions import Action
 from .deal import Deal
 from .records import DealRecord
 from .rules import variant
-from .sheet import Placing, ScoreSheet, SheetRow
+from .sheet import KeepsScore, Placing, ScoreSheet
 from .view import View
 
 
-class Game:
+class Game(KeepsScore):
     """``deals`` counted deals at ``players`` players. With ``seed`` every deal is reproducible."""
 
     def __init__(self, players: int = 4, deals: int = 5, first_dealer: int = 0,
@@ -37,19 +37,6 @@ class Game:
         self._start_deal()
 
     # --- progress ----------------------------------------------------------------
-
-    @property
-    def rows(self) -> list[SheetRow]:
-        return self.score_sheet.rows
-
-    @property
-    def totals(self) -> list[int]:
-        return self.score_sheet.totals
-
-    @property
-    def played(self) -> int:
-        """Counted deals so far (annulled ones excluded, R25)."""
-        return self.score_sheet.played
 
     @property
     def is_over(self) -> bool:

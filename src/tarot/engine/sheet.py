@@ -124,3 +124,23 @@ class ScoreSheet:
             tied = out and out[-1].total == self.totals[seat]
             out.append(Placing(seat, self.totals[seat], out[-1].rank if tied else i + 1))
         return out
+
+
+class KeepsScore:
+    """For a game that keeps its ``ScoreSheet`` in ``score_sheet``: the sheet's rows, totals and
+    counted deals as the game's own (``Game`` and the server's games)."""
+
+    score_sheet: ScoreSheet
+
+    @property
+    def rows(self) -> list[SheetRow]:
+        return self.score_sheet.rows
+
+    @property
+    def totals(self) -> list[int]:
+        return self.score_sheet.totals
+
+    @property
+    def played(self) -> int:
+        """Counted deals so far (annulled ones excluded, R25)."""
+        return self.score_sheet.played

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tarot.engine import Action, Deal, DealRecord, ScoreSheet, SheetRow
+from tarot.engine.sheet import KeepsScore
 
 
 def commitment(seed: str, salt: str) -> str:
@@ -32,7 +33,7 @@ class DealInfo:
 
 
 @dataclass
-class ServerGame:
+class ServerGame(KeepsScore):
     players: int
     deals: int  # counted deals to play
     first_dealer: int = 0
@@ -43,18 +44,6 @@ class ServerGame:
 
     def __post_init__(self) -> None:
         self.score_sheet = ScoreSheet(self.players, self.first_dealer)
-
-    @property
-    def rows(self) -> list[SheetRow]:
-        return self.score_sheet.rows
-
-    @property
-    def totals(self) -> list[int]:
-        return self.score_sheet.totals
-
-    @property
-    def played(self) -> int:
-        return self.score_sheet.played
 
     @property
     def is_over(self) -> bool:
