@@ -5,6 +5,7 @@ ones that need uvicorn's own websocket code."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import pytest
@@ -91,3 +92,27 @@ def test_a_player_creates_only_so_many_tables_a_minute(tmp_path: Path) -> None:
         refused = a.expect("error")
         assert refused["code"] == "too_many_tables" and 0 < refused["retry_after"] <= 60
         a.close()
+
+
+def test_a_table_nobody_is_at_closes_and_stays_closed(tmp_path: Path) -> None:
+    """Issue 16, lobby hygiene: a waiting table whose people all left closes after a while
+    (gone from the lobby and not reloaded at a restart); a table with someone seated stays."""
+    url = db_url("sqlite", tmp_path)
+    with make_client(url, empty_table_ttl=0.3, sweep_every=0.1) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        a, b = Player(client, "A"), Player(client, "B")
+        left = create_table(a, players=4)
+        kept = create_table(b, players=4)
+        b.send({"type": "sit", "seat": 0})
+        b.until(lambda s: s["table"]["seats"][0]["taken"])
+        a.send({"type": "sit", "seat": 0})
+        a.until(lambda s: s["table"]["seats"][0]["taken"])
+        a.close()  # the only person at that table goes away
+        end = time.monotonic() + 10
+        while left in hub.tables and time.monotonic() < end:
+            time.sleep(0.05)
+        assert left not in hub.tables and kept in hub.tables
+        assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [kept]
+        b.close()
+    with make_client(url) as client:  # a restart: the closed table is not reloaded
+        assert left not in client.app.state.hub.tables  # type: ignore[attr-defined]

@@ -64,6 +64,8 @@ class Settings:
     bot_delay: float = 0.6  # pause before a bot's move, so people can follow
     think: float = 0.5  # search bot budget per decision
     retry: float = 2.0  # seconds before a table tries again a deal's end the store refused
+    empty_table_ttl: float = 180.0  # a table not in play with nobody there closes after this long
+    sweep_every: float = 30.0  # how often the hub looks for such tables
 
 
 @dataclass
@@ -760,8 +762,11 @@ class Hub:
         self._lobby_pending = False
         self.slow_lane = SlowLane()  # deal ends start one table per loop iteration
         self._created: dict[str, list[float]] = {}  # player → when it created tables, last minute
+        self._empty_since: dict[str, float] = {}  # table → since when nobody is there (not in play)
+        self._sweeper: asyncio.Task[None] | None = None
 
     async def recover(self) -> None:
+        self._sweeper = asyncio.create_task(self._sweep_forever(), name="hub-sweeper")
         for loaded in await self.store.run(self.store.load_open_tables):
             try:
                 table = Table.restore(self, loaded)
@@ -817,8 +822,42 @@ class Hub:
         asyncio.get_running_loop().call_later(0.05, flush)
 
     async def close(self) -> None:
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for t in self.tables.values():
             await t.stop()
+
+    async def _sweep_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_every)
+            try:
+                await self.sweep()
+            except Exception:  # a store that refuses now may accept at the next sweep
+                log.exception("sweeping empty tables failed")
+
+    async def sweep(self) -> list[str]:
+        """Close the tables not in play (waiting, or finished) where nobody has been for
+        ``empty_table_ttl`` seconds: no person connected to a seat, nobody watching. Closed
+        tables leave the lobby and are not reloaded at a restart. Returns their ids."""
+        now = time.monotonic()
+        closing = []
+        for tid, table in list(self.tables.items()):
+            deserted = table.status != "playing" and not table.watchers and not any(
+                s.conns for s in table.seats)
+            if not deserted:
+                self._empty_since.pop(tid, None)
+            elif now - self._empty_since.setdefault(tid, now) >= self.settings.empty_table_ttl:
+                closing.append(table)
+        for table in closing:
+            await self.store.write_all([(self.store.set_table_status, (table.id, "closed", table.version))])
+            await table.stop()
+            del self.tables[table.id]
+            self._empty_since.pop(table.id, None)
+        if closing:
+            self.lobby_changed()
+        return [t.id for t in closing]
 
 
 class _Resume:
