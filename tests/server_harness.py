@@ -87,7 +87,7 @@ OPEN: list[Player] = []
 @contextlib.contextmanager
 def make_client(url: str, **settings: Any) -> Iterator[TestClient]:
     """The app in process; every Player still open is closed before the app stops."""
-    opts = {"grace": 30.0, "bot_delay": 0.0, "think": 0.05} | settings
+    opts = {"grace": 30.0, "bot_delay": 0.0, "trick_pause": 0.0, "think": 0.05} | settings
     with TestClient(create_app(url, Settings(**opts))) as client:
         try:
             yield client

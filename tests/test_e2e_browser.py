@@ -36,7 +36,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("e2e") / "tarot.sqlite3"
     port = free_port()
-    app = create_app(f"sqlite:///{db}", Settings(bot_delay=0.05, think=0.05))
+    app = create_app(f"sqlite:///{db}", Settings(bot_delay=0.05, trick_pause=0.2, think=0.05))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()

@@ -815,3 +815,35 @@ def test_a_failed_store_write_leaves_the_table_unchanged(tmp_path: Path) -> None
         drive([host], seed=1)
         check_records(host.state, 3, 1)
         host.close()
+
+
+@pytest.mark.parametrize("person", [True, False])
+def test_a_finished_trick_stays_on_the_felt_when_a_person_is_seated(tmp_path: Path, person: bool) -> None:
+    """Issue 16, pacing: with a person seated, a bot does not gather a finished trick at once
+    (it leads the next one after ``trick_pause``); a table of bots alone does not wait."""
+    pause = 1.0
+    with make_client(db_url("sqlite", tmp_path), trick_pause=pause) as client:
+        a = Player(client, "A")
+        create_table(a, players=3, deals=1, move_time=5)
+        table = next(iter(client.app.state.hub.tables.values()))  # type: ignore[attr-defined]
+        table.options = table.options.model_copy(update={"move_time": 0})  # the person's moves: at once
+        if person:
+            a.send({"type": "sit", "seat": 0})
+        for s in range(0 if not person else 1, 3):
+            a.send({"type": "add_bot", "seat": s, "bot": "heuristic"})
+        plays: list[tuple[float, int]] = []  # when each card was seen, and by which seat
+        end = time.monotonic() + 60
+        while len(plays) < 12 and time.monotonic() < end:
+            m = a.recv(10)
+            if m["type"] == "event" and m["event"]["kind"] == "action" and "play" in m["event"]["action"]:
+                plays.append((time.monotonic(), m["event"]["seat"]))
+        assert len(plays) == 12
+        # each trick's first card after the first trick: the gap since the trick was finished
+        leads = [(plays[i][0] - plays[i - 1][0], plays[i][1]) for i in range(3, 12, 3)]
+        by_bots = [gap for gap, seat in leads if seat != 0 or not person]
+        assert by_bots
+        if person:
+            assert all(gap >= pause * 0.9 for gap in by_bots), leads
+        else:
+            assert all(gap < pause * 0.9 for gap in by_bots), leads
+        a.close()

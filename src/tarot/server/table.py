@@ -62,6 +62,7 @@ class Client(Protocol):
 class Settings:
     grace: float = 30.0  # seconds away before a bot plays for a seated player
     bot_delay: float = 0.6  # pause before a bot's move, so people can follow
+    trick_pause: float = 1.5  # a finished trick stays on the felt this long when a person is seated
     think: float = 0.5  # search bot budget per decision
     retry: float = 2.0  # seconds before a table tries again a deal's end the store refused
     empty_table_ttl: float = 180.0  # a table not in play with nobody there closes after this long
@@ -227,7 +228,7 @@ class Table:
         if self.auto_version == self.version:
             return None
         if seat.bot is not None:
-            self._start_auto(seat_no, seat.bot, "bot", self.hub.settings.bot_delay)
+            self._start_auto(seat_no, seat.bot, "bot", self._bot_pause())
             return None
         now = time.monotonic()
         due: list[float] = []
@@ -241,6 +242,17 @@ class Table:
         if allowed is not None:
             due.append(self.turn_started + allowed)
         return min(due) if due else None
+
+    def _bot_pause(self) -> float:
+        """Before a bot's move: ``bot_delay``, or ``trick_pause`` when it would gather a trick
+        just finished (it leads the next one) and a person is seated to see it (bots alone don't
+        wait)."""
+        settings = self.hub.settings
+        deal = self._deal()
+        trick_done = deal is not None and deal.phase is Phase.PLAY and not deal.trick and bool(deal.tricks)
+        if trick_done and any(s.player_id is not None for s in self.seats):
+            return max(settings.bot_delay, settings.trick_pause)
+        return settings.bot_delay
 
     def _move_allowance(self) -> float | None:
         """Seconds for the move under way: the table's time per move, the écart (six choices)
