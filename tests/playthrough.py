@@ -12,7 +12,6 @@ part, ``"-1"`` the spectator's), then ``{"result"}``.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 from typing import Any
@@ -69,7 +68,3 @@ def steps(players: int, dealer: int, seed: int, policy: int) -> list[dict[str, A
 
 def path_for(players: int) -> Path:
     return DATA / f"deal-{players}p.jsonl"
-
-
-def lines(records: list[dict[str, Any]]) -> list[str]:
-    return [json.dumps(r, sort_keys=True, ensure_ascii=False) for r in records]

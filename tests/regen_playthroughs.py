@@ -3,7 +3,8 @@ of what a view holds, and read the diff before committing it."""
 
 from __future__ import annotations
 
-from playthrough import CASES, DATA, lines, path_for, steps
+from golden import lines
+from playthrough import CASES, DATA, path_for, steps
 
 if __name__ == "__main__":
     DATA.mkdir(parents=True, exist_ok=True)

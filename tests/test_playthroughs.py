@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from playthrough import CASES, lines, path_for, steps
+from golden import first_difference, lines
+from playthrough import CASES, path_for, steps
 from tarot.engine import CARDS
 
 REGEN = "if the change is deliberate: python tests/regen_playthroughs.py, and read the diff"
@@ -16,15 +17,6 @@ REGEN = "if the change is deliberate: python tests/regen_playthroughs.py, and re
 
 def stored(players: int) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path_for(players).read_text(encoding="utf-8").splitlines()]
-
-
-def first_difference(old: Any, new: Any, where: str = "") -> str:
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in sorted(set(old) | set(new)):
-            if old.get(key, "<missing>") != new.get(key, "<missing>"):
-                return first_difference(old.get(key, "<missing>"), new.get(key, "<missing>"),
-                                        f"{where}.{key}")
-    return f"{where}: stored {old!r}, now {new!r}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c[0]}p")

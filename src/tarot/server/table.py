@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable
@@ -279,7 +280,7 @@ class Table:
         bot = self.bots.get((seat_no, kind))
         if bot is None:
             opts: dict[str, Any] = {"think": self.hub.settings.think} if kind == "search" else {}
-            seed = secrets.randbits(32)
+            seed = self.hub.chance.getrandbits(32)
             bot = StandInBot(seed) if kind == STAND_IN else make_bot(kind, seed=seed, **opts)
             self.bots[(seat_no, kind)] = bot
         return bot
@@ -510,9 +511,9 @@ class Table:
 
     async def _start_game(self) -> None:
         n = self.options.players
-        game = ServerGame(n, self.options.deals, first_dealer=secrets.randbelow(n),
+        game = ServerGame(n, self.options.deals, first_dealer=self.hub.chance.randrange(n),
                           number=self.games_played + 1)
-        info = game.new_deal()
+        info = game.new_deal(*self.hub.seed_and_salt())
         store = self.hub.store
         # The game, its first deal and the table now playing in one write: when many tables
         # start together, each waits for one transaction, not three in a row.
@@ -573,7 +574,7 @@ class Table:
         if game.is_over:
             jobs += self._game_end_jobs(game)
         else:
-            following = game.new_deal()
+            following = game.new_deal(*self.hub.seed_and_salt())
             jobs += [(store.game_totals, (game.db_id, list(game.totals))),
                      (store.start_deal, (game.db_id, following.number, following.dealer,
                                          following.seed, following.salt, following.commitment))]
@@ -766,9 +767,13 @@ class Table:
 class Hub:
     """All tables of this process, the store, and the lobby's watchers."""
 
-    def __init__(self, store: Store, settings: Settings | None = None) -> None:
+    def __init__(self, store: Store, settings: Settings | None = None,
+                 chance: random.Random | None = None) -> None:
         self.store = store
         self.settings = settings or Settings()
+        # Every draw of the tables (ids, deals, who deals first, bots' seeds) comes from here:
+        # the operating system's secure source; a seeded one only in tests (golden transcripts).
+        self.chance = chance or secrets.SystemRandom()
         self.tables: dict[str, Table] = {}
         self.lobby: set[Client] = set()
         self._lobby_pending = False
@@ -789,6 +794,10 @@ class Hub:
             table.start()
             table.submit(None, _Resume())  # ends a deal whose last card was stored but not its end
 
+    def seed_and_salt(self) -> tuple[str, str]:
+        """A deal's seed and its commitment's salt (128 bits each)."""
+        return f"{self.chance.getrandbits(128):032x}", f"{self.chance.getrandbits(128):032x}"
+
     def refuse_create(self, player: str) -> dict[str, Any] | None:
         """The error that refuses ``player`` a new table (too many open, or too many lately)."""
         hosting = sum(1 for t in self.tables.values() if t.host == player and t.status != "finished")
@@ -805,7 +814,7 @@ class Hub:
 
     async def create(self, client: Client, options: p.TableOptions) -> Table:
         self._created.setdefault(client.player_id, []).append(time.monotonic())
-        tid = secrets.token_urlsafe(8)
+        tid = f"{self.chance.getrandbits(48):012x}"
         table = Table(self, tid, options, client.player_id)
         await table._save_table()
         self.tables[tid] = table
