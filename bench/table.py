@@ -38,8 +38,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import choose
 from tarot.server.app import _handle, tune_gc
 from tarot.server.connection import Connection
+from tarot.server.hub import Hub
 from tarot.server.store import Store, migrate
-from tarot.server.table import Hub, Table
+from tarot.server.table import Table
 
 
 class LastMessage:
@@ -104,7 +105,7 @@ async def one_run(args: argparse.Namespace) -> tuple[int, float, float, float, i
         migrate(url)
         store = Store(url)
         hub = Hub(store)
-        hub.lobby_changed = lambda: None  # type: ignore[method-assign]  # no lobby here
+        hub.services.lobby_changed = lambda: None  # no lobby here
         driver = Driver()
         go = asyncio.Event()
         seated = []

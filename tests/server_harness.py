@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 
 from tarot.server.app import create_app
 from tarot.server.protocol import merge_state
-from tarot.server.table import Settings
+from tarot.server.settings import Settings
 
 PG_URL = os.environ.get("TAROT_TEST_POSTGRES_URL")
 
@@ -51,8 +51,8 @@ class QuietTab:
 
 def sqlite_hub(tmp_path: Path) -> Any:
     """A store on a fresh SQLite file and the hub of its tables, in process (no web server)."""
+    from tarot.server.hub import Hub
     from tarot.server.store import Store, migrate
-    from tarot.server.table import Hub
 
     url = f"sqlite:///{tmp_path / 'tarot.sqlite3'}"
     migrate(url)

@@ -1,4 +1,4 @@
-"""A table's broadcast is put together from JSON pieces (``Table._record``): each message must be
+"""A table's broadcast is put together from JSON pieces (``Renderer.record``): each message must be
 the very message the table's state functions describe, for every seat, a spectator and a
 second tab, through a whole game (SQLite store, in process)."""
 
@@ -45,10 +45,11 @@ class Tab(QuietTab):
         seat = -1 if seat is None else seat
         state = msg["state"]
         if "table" in state:  # an event that changed more than the play: every key but maybe the result
-            expected = table._shared_state(with_result="last_result" in state) | table.view_state(seat)
+            render = table.render
+            expected = render.shared_state(with_result="last_result" in state) | render.view_state(seat)
             assert "last_result" in state or msg["event"]["kind"] not in ("deal_end", "game_start")
         else:
-            expected = table.view_state(seat)
+            expected = table.render.view_state(seat)
         expected = orjson.loads(orjson.dumps(expected))
         sent_left, left = state.pop("time_left"), expected.pop("time_left")  # read a moment apart
         assert (sent_left is None) == (left is None) and (left is None or abs(sent_left - left) < 1)

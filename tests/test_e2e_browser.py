@@ -24,7 +24,7 @@ import uvicorn  # noqa: E402
 
 from server_harness import free_port  # noqa: E402
 from tarot.server.app import create_app  # noqa: E402
-from tarot.server.table import Settings  # noqa: E402
+from tarot.server.settings import Settings  # noqa: E402
 
 WAIT_MS = 90_000  # generous: a loaded 2-core CI machine is slow, and a real failure still fails
 SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"

@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 
 from server_harness import Player, create_table, db_url, make_client
 from tarot.server.app import create_app
-from tarot.server.table import CREATES_PER_MINUTE, LOBBY_PAGE, OPEN_TABLES_PER_PLAYER
+from tarot.server.hub import CREATES_PER_MINUTE, LOBBY_PAGE, OPEN_TABLES_PER_PLAYER
 
 
 @pytest.mark.parametrize("path", ["/", "/static/app.js", "/static/style.css", "/api/tables", "/nowhere"])

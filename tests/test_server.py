@@ -26,7 +26,7 @@ from server_harness import (
 )
 from tarot.engine import Deal, DealRecord
 from tarot.server.game import commitment
-from tarot.server.table import _Resume
+from tarot.server.table import Resume
 
 DBS = ["sqlite", "postgres"]
 
@@ -346,7 +346,7 @@ def test_timeout_autoplays_with_the_heuristic(tmp_path: Path) -> None:
         a.until(lambda s: s["view"] is not None and s["view"]["turn"] == 0, timeout=20)
         assert 0 < a.state["time_left"] <= 5  # type: ignore[index]
         table.options = table.options.model_copy(update={"move_time": 0})  # expire at once
-        client.portal.call(table.submit, None, _Resume())  # type: ignore[union-attr]
+        client.portal.call(table.enqueue, None, Resume())  # type: ignore[union-attr]
         ev = None
         end = time.monotonic() + 10
         while ev is None and time.monotonic() < end:
@@ -410,17 +410,21 @@ def test_a_timed_table_wakes_its_actor_only_for_an_earlier_deadline(tmp_path: Pa
         tid = create_table(players[0], players=3, deals=1, move_time=30)
         table = client.app.state.hub.tables[tid]  # type: ignore[attr-defined]
         kinds: list[str] = []
-        enqueue = table._enqueue
-        table._enqueue = lambda item: (kinds.append(item[0]), enqueue(item))[1]
+        enqueue = table.enqueue
+        def counting(client: Any, message: Any) -> None:
+            kinds.append(type(message).__name__)
+            enqueue(client, message)
+
+        table.enqueue = counting
         sit_everyone(players, tid)
         a = players[0]
         a.until(lambda s: s["view"] is not None and s["view"]["turn"] is not None, timeout=10)
-        woken = kinds.count("arm")
+        woken = kinds.count("Arm")
         assert woken >= 1  # the actor waited for nothing: it must learn of the first clock
         version = a.version
         drive(players, until_finished=False, max_actions=6)
         a.until(lambda s: s["version"] >= version + 6, timeout=10)
-        assert kinds.count("arm") == woken
+        assert kinds.count("Arm") == woken
         for pl in players:
             pl.close()
 

@@ -107,7 +107,7 @@ def test_the_ecart_has_its_own_longer_time(tmp_path: Path) -> None:
     """Issue 16: the écart (six cards to choose) gets ECART_TIME_FACTOR times the time per move;
     every other move the table's time."""
     from tarot.engine import Bid, Contract, Phase
-    from tarot.server.table import ECART_TIME_FACTOR
+    from tarot.server.autoplay import ECART_TIME_FACTOR
 
     async def main() -> None:
         store, hub = sqlite_hub(tmp_path)
@@ -121,12 +121,12 @@ def test_the_ecart_has_its_own_longer_time(tmp_path: Path) -> None:
         while deal.is_over:  # a petit sec: the next deal
             await asyncio.sleep(0.05)
             deal = table.game.current.deal
-        assert 19 < table.state(0)["time_left"] <= 20  # a bid: the time per move
+        assert 19 < table.render.state(0)["time_left"] <= 20  # a bid: the time per move
         while deal.phase is Phase.BIDDING:  # the first to speak takes a prise, the others pass
             bid = Bid(deal.turn, Contract.PRISE if deal.taker is None else None)  # type: ignore[arg-type]
             await table.deliver(players[bid.seat], p.Act(type="act", action=action_to_dict(bid)))  # type: ignore[arg-type]
         assert deal.phase is Phase.ECART
-        left = table.state(0)["time_left"]
+        left = table.render.state(0)["time_left"]
         assert 20 * ECART_TIME_FACTOR - 1 < left <= 20 * ECART_TIME_FACTOR
         await hub.close()
         store.close()

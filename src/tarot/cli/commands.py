@@ -296,8 +296,8 @@ def serve(
         import uvicorn
 
         from tarot.server.app import create_app, tune_gc
+        from tarot.server.settings import Settings
         from tarot.server.store import default_url, migrate
-        from tarot.server.table import Settings
     except ImportError as exc:
         typer.echo(f"error: tarot serve needs the server extra (pip install -e '.[server]'): {exc}", err=True)
         raise typer.Exit(1) from None

@@ -20,9 +20,10 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from . import protocol as p
 from .connection import Connection
 from .headers import SecurityHeaders
+from .hub import LOBBY_PAGE, Hub
+from .settings import Settings
 from .socket import Socket
 from .store import Store, migrate
-from .table import LOBBY_PAGE, Hub, Settings
 
 log = logging.getLogger("tarot.server")
 STATIC = Path(__file__).parent / "static"

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 from .protocol import encode
 
 if TYPE_CHECKING:
+    from .hub import Hub
     from .socket import Socket
-    from .table import Hub, Table
+    from .table import Table
 
 BACKLOG_LIMIT = 2000  # messages waiting for a slow client before it is dropped
 CLOSE_POLICY = 1008  # the websocket close code for flooding and for a client too slow to read

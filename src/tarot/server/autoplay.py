@@ -1,0 +1,180 @@
+"""A table's automatic moves: bots, players away too long, the move clock, and the stand-in.
+
+The table tells ``Autoplay`` when a new position starts (``new_position``); ``arm`` starts the
+move due now (a bot's, or the stand-in's for a player away or out of time) or says when one will
+be due, and the table's actor calls ``on_deadline`` then. A move is chosen in a thread and comes
+back to the table as an ``Auto`` message, applied only if the position has not moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from tarot.bots import Bot, make_bot
+from tarot.bots.stand_in import StandInBot
+from tarot.engine import Action, Deal, Ecart, IllegalAction, Phase
+
+from .settings import TableServices
+
+if TYPE_CHECKING:
+    from .table import Table
+
+log = logging.getLogger("tarot.server")
+STAND_IN = StandInBot.name  # plays for a player out of time or away: never takes a contract for them
+ECART_TIME_FACTOR = 3  # the écart (six cards to choose) has three times the time per move
+
+
+@dataclass(frozen=True)
+class Auto:
+    """Internal table message: an automatic move chosen for ``seat`` at ``version``."""
+
+    version: int
+    seat: int
+    action: Action
+    why: str  # bot, away, timeout
+
+
+class Autoplay:
+    def __init__(self, table: Table, services: TableServices) -> None:
+        self.table = table
+        self.services = services
+        self.bots: dict[tuple[int, str], Bot] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.turn_started = time.monotonic()  # when the current position began: the move clock
+        self.started_for = -1  # the table version an automatic move was started for
+
+    def new_position(self) -> None:
+        """A new position: the next move's clock starts."""
+        self.turn_started = time.monotonic()
+
+    def stop(self) -> None:
+        for t in list(self.tasks):
+            t.cancel()
+
+    def arm(self) -> float | None:
+        """Start the automatic move due now, or return when one will be due."""
+        owner = self._turn_owner()
+        if owner is None:
+            return None
+        seat_no, seat = owner
+        if self.started_for == self.table.version:
+            return None
+        settings = self.services.settings
+        if seat.bot is not None:
+            self._start(seat_no, seat.bot, "bot", self._bot_pause())
+            return None
+        now = time.monotonic()
+        due: list[float] = []
+        if seat.away_since is not None:
+            at = seat.away_since + settings.grace
+            if at <= now:
+                self._start(seat_no, STAND_IN, "away", settings.bot_delay)
+                return None
+            due.append(at)
+        allowed = self.move_allowance()
+        if allowed is not None:
+            due.append(self.turn_started + allowed)
+        return min(due) if due else None
+
+    def on_deadline(self) -> None:
+        owner = self._turn_owner()
+        if owner is None or self.started_for == self.table.version:
+            return
+        seat_no, seat = owner
+        now = time.monotonic()
+        allowed = self.move_allowance()
+        if seat.away_since is not None and seat.away_since + self.services.settings.grace <= now:
+            self._start(seat_no, STAND_IN, "away", 0.0)
+        elif allowed is not None and self.turn_started + allowed <= now + 0.001:
+            self._start(seat_no, STAND_IN, "timeout", 0.0)
+
+    def move_allowance(self) -> float | None:
+        """Seconds for the move under way: the table's time per move, the écart (six choices)
+        ``ECART_TIME_FACTOR`` times as long; None without a clock."""
+        deal = self.table.deal()
+        move_time = self.table.options.move_time
+        if move_time is None or deal is None:
+            return None
+        factor = ECART_TIME_FACTOR if deal.phase is Phase.ECART else 1
+        return float(move_time * factor)
+
+    def time_left(self, deal: Deal | None) -> float | None:
+        allowed = self.move_allowance()
+        if deal is None or deal.turn is None or allowed is None:
+            return None
+        return max(0.0, self.turn_started + allowed - time.monotonic())
+
+    async def apply(self, move: Auto) -> None:
+        """An automatic move back at the table: applied if the position is the one it was
+        chosen for (the player may have come back and played)."""
+        table = self.table
+        if move.version != table.version:
+            return
+        try:
+            await table.apply(move.seat, move.action, move.why)
+        except IllegalAction:
+            log.exception("table %s: automatic move refused", table.id)
+            deal = table.deal()
+            if deal is not None and deal.legal_actions():
+                await table.apply(move.seat, deal.legal_actions()[0], move.why)
+
+    # --- inside ------------------------------------------------------------------------
+
+    def _turn_owner(self) -> tuple[int, Any] | None:
+        deal = self.table.deal()
+        if deal is None or deal.turn is None:
+            return None
+        return deal.turn, self.table.seats[deal.turn]
+
+    def _bot_pause(self) -> float:
+        """Before a bot's move: ``bot_delay``, or ``trick_pause`` when it would gather a trick
+        just finished (it leads the next one) and a person is seated to see it (bots alone don't
+        wait)."""
+        settings = self.services.settings
+        deal = self.table.deal()
+        trick_done = deal is not None and deal.phase is Phase.PLAY and not deal.trick and bool(deal.tricks)
+        if trick_done and any(s.person for s in self.table.seats):
+            return max(settings.bot_delay, settings.trick_pause)
+        return settings.bot_delay
+
+    def _bot(self, seat_no: int, kind: str) -> Bot:
+        bot = self.bots.get((seat_no, kind))
+        if bot is None:
+            opts: dict[str, Any] = {"think": self.services.settings.think} if kind == "search" else {}
+            seed = self.services.chance.getrandbits(32)
+            bot = StandInBot(seed) if kind == STAND_IN else make_bot(kind, seed=seed, **opts)
+            self.bots[(seat_no, kind)] = bot
+        return bot
+
+    def _start(self, seat_no: int, kind: str, why: str, delay: float) -> None:
+        table = self.table
+        deal = table.deal()
+        assert deal is not None
+        self.started_for = version = table.version
+        view = deal.view(seat_no)
+        bot = self._bot(seat_no, kind)
+
+        async def move() -> None:
+            if delay:
+                await asyncio.sleep(delay)
+            try:
+                action = await asyncio.to_thread(bot.act, view)
+            except Exception:
+                log.exception("table %s: bot %s failed; playing the first legal action", table.id, kind)
+                action = view.legal[0] if view.legal else _fallback(deal, seat_no)
+            table.enqueue(None, Auto(version, seat_no, action, why))
+
+        task = asyncio.create_task(move())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+def _fallback(deal: Deal, seat_no: int) -> Action:
+    """The écart when a bot failed (the only choice without a listed legal action)."""
+    opts = deal.ecart_options()
+    assert opts is not None
+    return Ecart(seat_no, opts.choose())

@@ -1,0 +1,40 @@
+"""What every table is handed by its hub: the settings, the store, the slow lane, the source of
+chance and a way to tell the lobby (``TableServices``), instead of reaching through the hub."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .slowlane import SlowLane
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+@dataclass
+class Settings:
+    grace: float = 30.0  # seconds away before a bot plays for a seated player
+    bot_delay: float = 0.6  # pause before a bot's move, so people can follow
+    trick_pause: float = 1.5  # a finished trick stays on the felt this long when a person is seated
+    think: float = 0.5  # search bot budget per decision
+    retry: float = 2.0  # seconds before a table tries again a deal's end the store refused
+    empty_table_ttl: float = 180.0  # a table not in play with nobody there closes after this long
+    sweep_every: float = 30.0  # how often the hub looks for such tables
+
+
+@dataclass
+class TableServices:
+    settings: Settings
+    store: Store
+    slow_lane: SlowLane  # deal ends start one table per loop iteration
+    # Every draw of the tables (ids, deals, who deals first, bots' seeds) comes from here: the
+    # operating system's secure source; a seeded one only in tests (golden transcripts).
+    chance: random.Random
+    lobby_changed: Callable[[], None]
+
+    def seed_and_salt(self) -> tuple[str, str]:
+        """A deal's seed and its commitment's salt (128 bits each)."""
+        return f"{self.chance.getrandbits(128):032x}", f"{self.chance.getrandbits(128):032x}"
