@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import orjson
+import pytest
 
 from tarot.server import protocol as p
 
@@ -15,3 +16,12 @@ def test_a_head_and_a_tail_are_the_same_json_as_the_merged_dict() -> None:
         assert joined == p.encode(first | rest)
         message = {"state": {"you": rest["seat"], "view": orjson.Fragment(joined)}}
         assert orjson.loads(p.encode(message))["state"]["view"] == first | rest
+
+
+def test_bot_kinds_come_from_the_bot_registry() -> None:
+    from tarot.bots import BOT_NAMES
+
+    for name in BOT_NAMES:
+        assert p.parse_client(f'{{"type": "add_bot", "seat": 1, "bot": "{name}"}}').bot == name  # type: ignore[union-attr]
+    with pytest.raises(ValueError, match="unknown bot"):
+        p.parse_client('{"type": "add_bot", "seat": 1, "bot": "os:system"}')

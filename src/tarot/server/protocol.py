@@ -11,8 +11,9 @@ from typing import Annotated, Any, Literal
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
+from tarot.bots import BOT_NAMES
+
 MAX_MESSAGE_BYTES = 8192
-BOT_KINDS = ("heuristic", "search", "random")
 
 
 class _Msg(BaseModel):
@@ -70,7 +71,14 @@ class Leave(_Msg):
 class AddBot(_Msg):
     type: Literal["add_bot"]
     seat: int = Field(ge=0, le=4)
-    bot: Literal["heuristic", "search", "random"] = "heuristic"
+    bot: str = "heuristic"  # a bot of the registry (tarot.bots.BOT_NAMES)
+
+    @field_validator("bot")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        if v not in BOT_NAMES:
+            raise ValueError(f"unknown bot {v!r}: one of {', '.join(BOT_NAMES)}")
+        return v
 
 
 class RemoveBot(_Msg):
