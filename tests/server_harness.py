@@ -210,12 +210,12 @@ def create_table(host: Player, **options: Any) -> str:
 
 
 def sit_everyone(players: list[Player], tid: str) -> None:
-    """Player i sits at seat i of ``tid`` (the first one, its host, has already joined)."""
+    """Player i sits at seat i of ``tid`` (the first one, its creator, already sits at seat 0)."""
     for i, pl in enumerate(players):
         if i:
             pl.send({"type": "join", "table": tid})
             pl.expect("snapshot")
-        pl.send({"type": "sit", "seat": i})
+            pl.send({"type": "sit", "seat": i})
 
 
 def drive(players: list[Player], until_finished: bool = True, seed: int = 0, timeout: float = 60.0,
@@ -234,7 +234,12 @@ def drive(players: list[Player], until_finished: bool = True, seed: int = 0, tim
             if until_finished and s["table"]["status"] == "finished" and all(
                     q.state and q.state["table"]["status"] == "finished" for q in players):
                 return acted
-            if pl.my_turn and pl.acted_version != pl.version:
+            pause = s.get("next_deal")
+            if pause is not None and s["you"] not in pause["ready"] and pl.acted_version != pl.version:
+                pl.acted_version = pl.version  # the deal's result seen: on to the next
+                pl.send({"type": "next_deal"})
+                busy = True
+            elif pl.my_turn and pl.acted_version != pl.version:
                 pl.acted_version = pl.version
                 pl.send({"type": "act", "action": choose(s["view"], rng)})
                 acted += 1

@@ -91,13 +91,17 @@ def test_every_message_is_the_state_it_stands_for(tmp_path: Path) -> None:
         for tab in tabs:
             tab.table = table
             await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
-        for seat, tab in enumerate(players):
+        for seat, tab in enumerate(players[1:], 1):  # (its creator sits at seat 0)
             await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
         for _ in range(1000):  # two deals are about 160 actions: a stall fails, it does not spin
             while table.busy or table.queued:  # the actor's turn (a timed table wakes it to re-arm)
                 await asyncio.sleep(0)
             if table.status != "playing":
                 break
+            if table.intermission is not None:  # each seat asks for the next deal
+                for tab in players:
+                    await table.deliver(tab, p.NextDeal(type="next_deal"))  # type: ignore[arg-type]
+                continue
             game = table.game
             assert game is not None and game.current is not None
             deal = game.current.deal
@@ -117,4 +121,4 @@ def test_every_message_is_the_state_it_stands_for(tmp_path: Path) -> None:
         assert tab.wrong == []
         assert tab.events > 150  # two deals of cards, and everything around them
         assert tab.timed  # the move clock was in the messages
-        assert {"sit", "game_start", "deal_start", "action", "deal_end", "game_end"} <= tab.kinds
+        assert {"sit", "game_start", "deal_start", "action", "deal_end", "ready", "game_end"} <= tab.kinds

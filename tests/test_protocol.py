@@ -25,3 +25,65 @@ def test_bot_kinds_come_from_the_bot_registry() -> None:
         assert p.parse_client(f'{{"type": "add_bot", "seat": 1, "bot": "{name}"}}').bot == name  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="unknown bot"):
         p.parse_client('{"type": "add_bot", "seat": 1, "bot": "os:system"}')
+
+
+def _doc_table(heading: str) -> list[str]:
+    """The first column's names (each `name`, or `a`, `b`) of the table under ``heading``."""
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    part = doc[doc.index(heading):]
+    rows = []
+    lines = part.splitlines()
+    for i, line in enumerate(lines[1:], 1):
+        if line.startswith("#"):
+            break
+        header = i + 1 < len(lines) and lines[i + 1].startswith("|---")
+        if line.startswith("| `") and not header:
+            rows += re.findall(r"`(\w+)`", line.split("|")[1])
+    return rows
+
+
+def _union_types(union: object) -> list[str]:
+    from typing import get_args
+
+    members = get_args(get_args(union)[0])
+    return [m.model_fields["type"].annotation.__args__[0] for m in members]
+
+
+def test_the_doc_lists_exactly_the_two_unions_and_the_event_kinds() -> None:
+    assert _union_types(p.ClientMessage) == list(p.CLIENT_TYPES)
+    assert _union_types(p.ServerMessage) == list(p.SERVER_TYPES)
+    assert sorted(_doc_table("## Client → server")) == sorted(p.CLIENT_TYPES)
+    assert sorted(_doc_table("## Server → client")) == sorted(p.SERVER_TYPES)
+    assert sorted(_doc_table("### `event` kinds")) == sorted(p.EVENT_KINDS)
+    assert p.Event.model_fields["kind"].annotation.__args__ == p.EVENT_KINDS
+
+
+def test_every_message_of_the_golden_transcripts_is_a_server_message() -> None:
+    import json
+    from pathlib import Path
+
+    data = Path(__file__).resolve().parent / "data" / "transcripts"
+    kinds = set()
+    for path in sorted(data.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            message = json.loads(line)["message"]
+            p.server_message.validate_python(message)
+            kinds.add(message["type"])
+    assert {"snapshot", "event"} <= kinds
+
+
+def test_a_message_off_the_model_is_refused() -> None:
+    from pydantic import ValidationError
+
+    for bad in ({"type": "welcome", "player": {"id": "a"}, "token": "t"},  # no name
+                {"type": "event", "table": "t", "version": 1, "event": {"kind": "teleport"},
+                 "state": {"you": 0, "version": 1}},
+                {"type": "created", "table": "t", "secret": "x"}):  # a key the model does not have
+        with pytest.raises(ValidationError):
+            p.server_message.validate_python(bad)
+    for good in (p.welcome("a", "Ann", "t"), p.created("t"), p.invite("t", "c"), p.pong(), p.pong("t", 3),
+                 p.error("no", "no_table", table="t"), p.missed("t", 1, []), p.lobby([], 0, 0)):
+        p.server_message.validate_python(good)

@@ -42,7 +42,7 @@ def test_a_game_whose_start_cannot_be_stored_is_not_counted(tmp_path: Path) -> N
         table = await hub.create(players[0], p.TableOptions(players=4, deals=1))  # type: ignore[arg-type]
         for tab in players:
             await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
-        for seat, tab in enumerate(players[:3]):
+        for seat, tab in enumerate(players[1:3], 1):  # (its creator sits at seat 0)
             await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
         refuse(store, "BEFORE INSERT ON games")
         await table.deliver(players[3], p.Sit(type="sit", seat=3))  # type: ignore[arg-type]
@@ -72,11 +72,13 @@ def test_a_deal_end_the_store_refuses_changes_nothing_and_is_tried_again(tmp_pat
         table = await hub.create(players[0], p.TableOptions(players=3, deals=2))  # type: ignore[arg-type]
         for seat, tab in enumerate(players):
             await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
-            await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
+            if seat:  # (its creator sits at seat 0)
+                await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
         game = table.game
         assert game is not None and game.current is not None
         info = game.current
         hub.settings.retry = 0.2
+        hub.settings.next_deal_wait = 0.1  # nobody clicks "next deal": it starts after its wait
         refuse(store, "BEFORE UPDATE ON deals")  # the deal's row marked done
         rng = random.Random(8)
         while not info.deal.is_over:
@@ -115,7 +117,8 @@ def test_the_ecart_has_its_own_longer_time(tmp_path: Path) -> None:
         table = await hub.create(players[0], p.TableOptions(players=3, deals=1, move_time=20))  # type: ignore[arg-type]
         for seat, tab in enumerate(players):
             await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
-            await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
+            if seat:  # (its creator sits at seat 0)
+                await table.deliver(tab, p.Sit(type="sit", seat=seat))  # type: ignore[arg-type]
         assert table.game is not None and table.game.current is not None
         deal = table.game.current.deal
         while deal.is_over:  # a petit sec: the next deal

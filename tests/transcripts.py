@@ -41,12 +41,17 @@ async def _play(players: int, where: Path) -> dict[str, list[Any]]:
     table = await hub.create(seats[0], p.TableOptions(players=players, deals=DEALS))  # type: ignore[arg-type]
     for tab in [*seats, spectator]:
         await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]
-    for i, tab in enumerate(seats):
+    for i, tab in enumerate(seats[1:], 1):  # (its creator sits at seat 0)
         await table.deliver(tab, p.Sit(type="sit", seat=i))  # type: ignore[arg-type]
     bots = [HeuristicBot(seed=i) for i in range(players)]
     for _ in range(20_000):
         if table.status == "finished":
             break
+        if table.intermission is not None:  # every seat has seen the result: the next deal
+            for tab in seats:
+                await table.deliver(tab, p.NextDeal(type="next_deal"))  # type: ignore[arg-type]
+            await asyncio.sleep(0.001)  # (the table's actor may have the next deal to start)
+            continue
         game = table.game
         deal = game.current.deal if game is not None and game.current is not None else None
         if deal is None or deal.is_over or deal.turn is None:

@@ -47,7 +47,7 @@ async def _handle(conn: Connection, text: str) -> None:
         conn.send(p.error("say hello first", "no_hello"))
         return
     if isinstance(msg, p.Ping) and conn.table is None:
-        conn.send({"type": "pong"})
+        conn.send(p.pong())
     elif isinstance(msg, p.Lobby):
         hub.lobby.add(conn)
         conn.send(hub.lobby_state())
@@ -57,7 +57,7 @@ async def _handle(conn: Connection, text: str) -> None:
             conn.send(refused)
             return
         table = await hub.create(conn, msg.options)
-        conn.send({"type": "created", "table": table.id})
+        conn.send(p.created(table.id))
     elif isinstance(msg, p.Join):
         found = hub.tables.get(msg.table)
         if found is None:
@@ -89,7 +89,7 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
     if row is None or name != row.name:
         await store.write(store.save_player, pid, token, name)
     conn.player_id, conn.name = pid, name
-    conn.send({"type": "welcome", "player": {"id": pid, "name": name}, "token": token})
+    conn.send(p.welcome(pid, name, token))
 
 
 def tune_gc() -> None:

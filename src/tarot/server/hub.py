@@ -75,6 +75,8 @@ class Hub:
         self._created.setdefault(client.player_id, []).append(time.monotonic())
         tid = f"{self.services.chance.getrandbits(48):012x}"
         table = Table(self.services, tid, options, client.player_id)
+        # Its creator sits at it as its host (at the first seat; connected once it joins).
+        table.seats[0] = Seat(player_id=client.player_id, name=client.name)
         await table.save()
         self.tables[tid] = table
         table.start()
@@ -86,7 +88,7 @@ class Hub:
         listed = [t for t in self.tables.values() if not t.options.private and t.status != "finished"]
         listed.sort(key=lambda t: t.status != "waiting")
         page = [t.render.summary() for t in listed[offset:offset + limit]]
-        return {"type": "lobby", "tables": page, "total": len(listed), "offset": offset}
+        return p.lobby(page, len(listed), offset)
 
     def lobby_changed(self) -> None:
         if self._lobby_pending or not self.lobby:
@@ -145,6 +147,7 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
     game and the deal under way replayed action by action."""
     row = loaded.row
     t = Table(services, row.id, p.TableOptions.model_validate(row.options), row.host)
+    t.invite = row.invite
     t.seats = [Seat(player_id=s.get("player_id"), name=s.get("name", ""), bot=s.get("bot"))
                for s in row.seats]
     now = time.monotonic()

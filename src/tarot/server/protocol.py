@@ -1,7 +1,10 @@
-"""The closed list of messages a client may send (pydantic v2, tagged on ``type``).
+"""The websocket's messages, both ways (pydantic v2 models, tagged on ``type``).
 
-Server messages are plain JSON objects built by the helpers at the end; ``docs/protocol.md``
-documents both directions.
+Client messages are parsed into their models (``parse_client``). Server messages are written by
+the builders next to their models (``welcome``, ``snapshot``, …; ``render`` puts events together
+from JSON pieces, in the ``Event`` shape): the models say what each holds, ``server_message``
+checks a message against them (the tests check every golden transcript), and
+``docs/protocol.md`` lists both unions (a test keeps them equal).
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ class Join(_Msg):
     type: Literal["join"]
     table: str = Field(max_length=32)
     since: int | None = Field(default=None, ge=0)  # last table version this client saw
+    invite: str | None = Field(default=None, max_length=64)  # a private table's secret, from its link
 
 
 class Sit(_Msg):
@@ -95,6 +99,12 @@ class NewGame(_Msg):
     type: Literal["new_game"]
 
 
+class NextDeal(_Msg):
+    """A seated player has seen the deal's result: the next deal may start (when all have)."""
+
+    type: Literal["next_deal"]
+
+
 class Act(_Msg):
     type: Literal["act"]
     action: dict[str, Any]  # a tarot-deal/1 action; "seat" may be left out (it is the sender's)
@@ -105,11 +115,12 @@ class Ping(_Msg):
 
 
 ClientMessage = Annotated[
-    Hello | Lobby | CreateTable | Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | Act | Ping,
+    Hello | Lobby | CreateTable | Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | NextDeal
+    | Act | Ping,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "lobby", "create_table", "join", "sit", "leave", "add_bot", "remove_bot",
-                "set_options", "new_game", "act", "ping")
+                "set_options", "new_game", "next_deal", "act", "ping")
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -131,6 +142,163 @@ def parse_client(text: str | bytes) -> ClientMessage:
         if err.get("type") == "model_attributes_type":
             raise ValueError("a message is a JSON object with a \"type\"") from None
         raise ValueError(f"{where}: {err.get('msg')}" if where else str(err.get("msg"))) from None
+
+
+# --- server → client -------------------------------------------------------------------
+# Each model says what a message holds; the function after it builds one (a dict, serialized by
+# ``encode``; the table's hot path sends them as they are, without validating).
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Player(_Out):
+    id: str
+    name: str
+
+
+class Welcome(_Out):
+    type: Literal["welcome"]
+    player: Player
+    token: str
+
+
+def welcome(pid: str, name: str, token: str) -> dict[str, Any]:
+    return {"type": "welcome", "player": {"id": pid, "name": name}, "token": token}
+
+
+class SeatSummary(_Out):
+    name: str | None
+    bot: str | None
+    taken: bool
+    host: bool
+    away: bool
+
+
+class TableSummary(_Out):
+    id: str
+    options: TableOptions
+    host: str | None
+    status: Literal["waiting", "playing", "finished"]
+    seats: list[SeatSummary]
+
+
+class LobbyList(_Out):
+    type: Literal["lobby"]
+    tables: list[TableSummary]
+    total: int
+    offset: int
+
+
+def lobby(tables: list[dict[str, Any]], total: int, offset: int) -> dict[str, Any]:
+    return {"type": "lobby", "tables": tables, "total": total, "offset": offset}
+
+
+class Created(_Out):
+    type: Literal["created"]
+    table: str
+
+
+def created(table: str) -> dict[str, Any]:
+    return {"type": "created", "table": table}
+
+
+class Invite(_Out):
+    """To a seated player of a private table: the secret its invite link carries."""
+
+    type: Literal["invite"]
+    table: str
+    code: str
+
+
+def invite(table: str, code: str) -> dict[str, Any]:
+    return {"type": "invite", "table": table, "code": code}
+
+
+EVENT_KINDS = ("sit", "leave", "add_bot", "remove_bot", "options", "presence", "game_start",
+               "deal_start", "action", "deal_end", "ready", "game_end")
+
+
+class Event(BaseModel):
+    """A change of the table (``docs/protocol.md`` lists each kind's fields)."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: Literal["sit", "leave", "add_bot", "remove_bot", "options", "presence", "game_start",
+                  "deal_start", "action", "deal_end", "ready", "game_end"]
+
+
+class State(BaseModel):
+    """What one recipient may know (an event's may hold only the keys that changed)."""
+
+    model_config = ConfigDict(extra="forbid")
+    table: TableSummary | None = None
+    you: int
+    version: int
+    game: dict[str, Any] | None = None
+    view: dict[str, Any] | None = None
+    time_left: float | None = None
+    next_deal: dict[str, Any] | None = None
+    last_result: dict[str, Any] | None = None
+
+
+class Snapshot(_Out):
+    type: Literal["snapshot"]
+    table: str
+    version: int
+    state: State
+
+
+def snapshot(table: str, version: int, state: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "snapshot", "table": table, "version": version, "state": state}
+
+
+class TableEvent(_Out):
+    type: Literal["event"]
+    table: str
+    version: int
+    event: Event
+    state: State
+
+
+class Missed(_Out):
+    type: Literal["missed"]
+    table: str
+    since: int
+    events: list[dict[str, Any]]
+
+
+def missed(table: str, since: int, events: list[Any]) -> dict[str, Any]:
+    return {"type": "missed", "table": table, "since": since, "events": events}
+
+
+class Error(BaseModel):
+    model_config = ConfigDict(extra="allow")  # some carry more: table, rule, retry_after
+    type: Literal["error"]
+    code: str
+    reason: str
+
+
+def error(reason: str, code: str = "bad_request", **extra: Any) -> dict[str, Any]:
+    return {"type": "error", "code": code, "reason": reason, **extra}
+
+
+class Pong(_Out):
+    type: Literal["pong"]
+    table: str | None = None
+    version: int | None = None
+
+
+def pong(table: str | None = None, version: int | None = None) -> dict[str, Any]:
+    return {"type": "pong"} if table is None else {"type": "pong", "table": table, "version": version}
+
+
+ServerMessage = Annotated[
+    Welcome | LobbyList | Created | Invite | Snapshot | TableEvent | Missed | Error | Pong,
+    Field(discriminator="type"),
+]
+SERVER_TYPES = ("welcome", "lobby", "created", "invite", "snapshot", "event", "missed", "error", "pong")
+server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 
 def encode(message: Any) -> bytes:
@@ -161,7 +329,3 @@ def merge_state(state: dict[str, Any] | None, msg: dict[str, Any]) -> dict[str, 
     if msg["type"] == "snapshot" or state is None:
         return dict(update)
     return state | update
-
-
-def error(reason: str, code: str = "bad_request", **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "reason": reason, **extra}

@@ -19,6 +19,7 @@ class Settings:
     grace: float = 30.0  # seconds away before a bot plays for a seated player
     bot_delay: float = 0.6  # pause before a bot's move, so people can follow
     trick_pause: float = 1.5  # a finished trick stays on the felt this long when a person is seated
+    next_deal_wait: float = 20.0  # seconds the result stays up unless every seated person clicks on
     think: float = 0.5  # search bot budget per decision
     retry: float = 2.0  # seconds before a table tries again a deal's end the store refused
     empty_table_ttl: float = 180.0  # a table not in play with nobody there closes after this long

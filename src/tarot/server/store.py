@@ -64,6 +64,7 @@ class TableRow(Base):
     __tablename__ = "tables"
     id: Mapped[str] = mapped_column(String(32), primary_key=True)
     host: Mapped[str | None] = mapped_column(String(32))
+    invite: Mapped[str | None] = mapped_column(String(32))  # a private table's link secret
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, finished, closed
@@ -116,7 +117,7 @@ class ActionRow(Base):
 # The writes, built once (see the module's docstring); each takes its values as parameters.
 _UPDATE_PLAYER = update(PlayerRow).where(PlayerRow.id == bindparam("p_id")).values(name=bindparam("p_name"))
 _INSERT_PLAYER = insert(PlayerRow)
-_TABLE_KEYS = ("host", "options", "seats", "status", "version", "updated")
+_TABLE_KEYS = ("host", "options", "seats", "status", "version", "invite", "updated")
 _UPDATE_TABLE = (update(TableRow).where(TableRow.id == bindparam("p_id"))
                  .values(**{k: bindparam(f"p_{k}") for k in _TABLE_KEYS}))
 _TABLE_STATUS = (update(TableRow).where(TableRow.id == bindparam("p_id"))
@@ -416,17 +417,17 @@ class Store:
     # --- tables ------------------------------------------------------------------
 
     def save_table(self, conn: Connection, tid: str, host: str | None, options: dict[str, Any],
-                   seats: list[Any], status: str, version: int) -> None:
-        values = self._table_values(host, options, seats, status, version)
+                   seats: list[Any], status: str, version: int, invite: str | None = None) -> None:
+        values = self._table_values(host, options, seats, status, version, invite)
         done = conn.execute(_UPDATE_TABLE, self._table_update(tid, values))
         if done.rowcount == 0:
             conn.execute(_INSERT_TABLE, {"id": tid, "created": values["updated"], **values})
 
     @staticmethod
     def _table_values(host: str | None, options: dict[str, Any], seats: list[Any], status: str,
-                      version: int) -> dict[str, Any]:
+                      version: int, invite: str | None = None) -> dict[str, Any]:
         return {"host": host, "options": options, "seats": seats, "status": status,
-                "version": version, "updated": time.time()}
+                "version": version, "invite": invite, "updated": time.time()}
 
     @staticmethod
     def _table_update(tid: str, values: dict[str, Any]) -> dict[str, Any]:

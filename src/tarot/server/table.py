@@ -17,8 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import secrets
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tarot.engine import Action, Deal, Ecart, IllegalAction, action_from_dict, action_to_dict
@@ -58,8 +60,23 @@ class Resume:
     other table, nothing."""
 
 
-TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.Act
-                | p.Ping | Gone | Arm | Resume | Auto)
+@dataclass
+class Intermission:
+    """Between two deals while a person is seated: the result is on the felt; the next deal,
+    dealt and stored, starts when every seated person present has asked for it, or at ``until``."""
+
+    following: DealInfo
+    until: float  # time.monotonic()
+    ready: set[int] = field(default_factory=set)
+
+
+TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
+                | p.Act | p.Ping | Gone | Arm | Resume | Auto)
+
+
+def new_invite() -> str:
+    """A private table's secret: its invite link carries it, its address does not."""
+    return secrets.token_urlsafe(12)
 
 
 class Table:
@@ -68,6 +85,9 @@ class Table:
         self.id = tid
         self.options = options
         self.host = host
+        self.invite = new_invite() if options.private else None
+        self.invited: set[str] = set()  # players who came through the invite link (private tables)
+        self.intermission: Intermission | None = None
         self.seats = [Seat() for _ in range(options.players)]
         self.version = 0
         self.status = "waiting"  # waiting, playing, finished
@@ -92,6 +112,10 @@ class Table:
 
     def submit(self, client: Client | None, message: TableMessage) -> None:
         self.enqueue(client, message)
+
+    def resume(self) -> None:
+        """Have the actor look again at a deal over or a pause between deals (``Resume``)."""
+        self.enqueue(None, Resume())
 
     def gone(self, client: Client) -> None:
         self.enqueue(client, Gone())
@@ -185,10 +209,12 @@ class Table:
                 await self._on_set_options(client, message)
             case p.NewGame():
                 await self._on_new_game(client)
+            case p.NextDeal():
+                await self._on_next_deal(client)
             case p.Act():
                 await self._on_act(client, message)
             case p.Ping():
-                client.send({"type": "pong", "table": self.id, "version": self.version})
+                client.send(p.pong(self.id, self.version))
             case _:
                 client.send(p.error(f"{type(message).__name__} is not a table message", "bad_request"))
 
@@ -208,11 +234,15 @@ class Table:
 
     def _on_join(self, client: Client, msg: p.Join) -> None:
         seat = self.seat_of(client)
-        if (seat is None and not self.options.spectators and self.status == "playing"
-                and client.player_id != self.host):
+        if self.invite is not None and msg.invite == self.invite:
+            self.invited.add(client.player_id)
+        if seat is None and client.player_id != self.host and not self.options.spectators and (
+                self.status == "playing" or not self.may_sit(client)):
             client.send(p.error("this table does not allow spectators", "no_spectators", table=self.id))
             return
         self.watchers.add(client)
+        if self.invite is not None and (seat is not None or client.player_id == self.host):
+            client.send(p.invite(self.id, self.invite))
         if seat is not None:
             s = self.seats[seat]
             s.conns.add(client)
@@ -226,17 +256,24 @@ class Table:
         if since is not None and since <= self.version:
             missed = [] if since == self.version else self.log.since(since, seat)
             if missed is not None:
-                client.send({"type": "missed", "table": self.id, "since": since, "events": missed})
-        client.send({"type": "snapshot", "table": self.id, "version": self.version,
-                     "state": self.render.state(seat)})
+                client.send(p.missed(self.id, since, missed))
+        client.send(p.snapshot(self.id, self.version, self.render.state(seat)))
 
     def _seat_for(self, client: Client) -> int:
         seat = self.seat_of(client)
         return -1 if seat is None else seat
 
+    def may_sit(self, client: Client) -> bool:
+        """A private table seats only its host and those who came through its invite link."""
+        return self.invite is None or client.player_id == self.host or client.player_id in self.invited
+
     async def _on_sit(self, client: Client, msg: p.Sit) -> None:
         if client not in self.watchers:
             client.send(p.error("join the table first", "not_joined"))
+            return
+        if not self.may_sit(client):
+            client.send(p.error("this private table seats only those who have its invite link",
+                                "invite_only"))
             return
         if self.seat_of(client) is not None:
             client.send(p.error("you already sit at this table", "seated"))
@@ -249,6 +286,8 @@ class Table:
         s.conns = {client}
         if self.host is None:
             self.host = client.player_id
+        if self.invite is not None:
+            client.send(p.invite(self.id, self.invite))
         await self._changed({"kind": "sit", "seat": msg.seat, "name": client.name})
         await self._maybe_start()
 
@@ -263,11 +302,21 @@ class Table:
             s.name = f"{s.name} (bot)"
         else:
             self.seats[seat] = Seat()
+        if client.player_id == self.host:
+            self._pass_host(seat)
         await self._changed({"kind": "leave", "seat": seat})
+        await self._maybe_next_deal()
+
+    def _pass_host(self, seat: int) -> None:
+        """The host left: the next seated person (in the order of play) hosts; with nobody else
+        seated, the host stays (it may come back to watch its bots, or sit again)."""
+        n = len(self.seats)
+        after = [self.seats[(seat + k) % n] for k in range(1, n)]
+        self.host = next((s.player_id for s in after if s.player_id is not None), self.host)
 
     async def _on_add_bot(self, client: Client, msg: p.AddBot) -> None:
-        if client not in self.watchers:
-            client.send(p.error("join the table first", "not_joined"))
+        if client.player_id != self.host:
+            client.send(p.error("only the host may do this", "not_host"))
             return
         if msg.seat >= len(self.seats) or not self.seats[msg.seat].empty:
             client.send(p.error(f"seat {msg.seat} is not free", "seat_taken"))
@@ -306,11 +355,22 @@ class Table:
         else:
             self.seats += [Seat() for _ in range(n - len(self.seats))]
         self.options = msg.options
+        if self.options.private and self.invite is None:
+            self.invite = new_invite()
+            for c in self.watchers:
+                if c.player_id == self.host or self.seat_of(c) is not None:
+                    c.send(p.invite(self.id, self.invite))
         self.status = "waiting" if self.status == "finished" else self.status
         await self._changed({"kind": "options", "options": self.options.model_dump()})
 
     async def _on_new_game(self, client: Client) -> None:
-        if not self._host_between_games(client):
+        """The host, or after a game any seated player (a rematch, the same seats)."""
+        if self.status == "playing":
+            client.send(p.error("only between games", "game_running"))
+            return
+        rematch = self.status == "finished" and self.seat_of(client) is not None
+        if not rematch and client.player_id != self.host:
+            client.send(p.error("only the host may do this", "not_host"))
             return
         if any(s.empty for s in self.seats):
             client.send(p.error("every seat must be taken", "seats_free"))
@@ -344,7 +404,38 @@ class Table:
         except IllegalAction as e:
             client.send(p.error(str(e), "illegal", rule=e.rule if hasattr(e, "rule") else None))
 
+    async def _on_next_deal(self, client: Client) -> None:
+        seat = self.seat_of(client)
+        pause = self.intermission
+        if seat is None or pause is None or seat in pause.ready:
+            return  # (a late or repeated click: nothing to do, nothing to say)
+        pause.ready.add(seat)
+        self._event({"kind": "ready", "seat": seat})
+        await self._maybe_next_deal()
+
+    async def _maybe_next_deal(self) -> None:
+        """End the pause between two deals once every seated person present is ready, or its
+        time is up."""
+        pause = self.intermission
+        if pause is None:
+            return
+        present = {i for i, s in enumerate(self.seats) if s.person and s.away_since is None}
+        if present <= pause.ready or time.monotonic() >= pause.until:
+            self.intermission = None
+            await self._deal_started(pause.following)
+
+    def next_deal_state(self) -> dict[str, Any] | None:
+        pause = self.intermission
+        if pause is None:
+            return None
+        # whole seconds, rounded up: enough for a countdown, and the same in every run of a test
+        left = math.ceil(max(0.0, pause.until - time.monotonic()))
+        return {"ready": sorted(pause.ready), "time_left": left}
+
     async def _resume(self) -> None:
+        if self.intermission is not None:
+            await self._maybe_next_deal()
+            return
         deal = self.deal()
         if deal is not None and deal.is_over:  # its last card was stored, its end was not
             await self._end_deal()
@@ -364,6 +455,7 @@ class Table:
         if not s.conns and s.away_since is None:
             s.away_since = time.monotonic()
             self._event({"kind": "presence", "seat": seat, "away": True}, lobby=False)
+            await self._maybe_next_deal()
 
     # --- the game ------------------------------------------------------------------
 
@@ -449,13 +541,17 @@ class Table:
         self.last_result = {"deal": info.number, "result": result, "row": row.to_dict(),
                             "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
                             "record": record}
+        wait = self.services.settings.next_deal_wait
+        if following is not None:
+            following.db_id = results[-1]
+            if wait > 0 and any(s.person and s.away_since is None for s in self.seats):
+                self.intermission = Intermission(following, time.monotonic() + wait)
         self._event({"kind": "deal_end", **self.last_result})
         await asyncio.sleep(0)  # in parts, so that cards arriving meanwhile wait for one part only
         if following is None:
             self._game_ended(game)
-            return
-        following.db_id = results[-1]
-        await self._deal_started(following)
+        elif self.intermission is None:
+            await self._deal_started(following)
 
     def _game_end_jobs(self, game: ServerGame) -> list[Job]:
         store = self.services.store
@@ -487,4 +583,4 @@ class Table:
     def _table_row(self, status: str) -> tuple[Any, ...]:
         """``Store.save_table``'s arguments for this table, with ``status``."""
         return (self.id, self.host, self.options.model_dump(), [s.to_dict() for s in self.seats],
-                status, self.version)
+                status, self.version, self.invite)

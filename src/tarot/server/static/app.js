@@ -1,7 +1,7 @@
 // The browser client: plain ES module, no build step. Protocol: docs/protocol.md.
 const T = {
   en: {name: "Your display name", go: "Enter", lobby: "Open tables", create: "Create a table", players: "Players",
-    deals: "Deals", movetime: "Seconds per move (0 = off)", private: "Private (invite link)", spectators: "Spectators allowed",
+    deals: "Deals", movetime: "Seconds per move (0 = off, or 5–600)", movetimerange: "0 (no clock) or 5 to 600 seconds", private: "Private (invite link)", spectators: "Spectators allowed",
     join: "Open", none: "No open table yet.", sit: "Sit", bot: "Bot", search: "Search bot", leave: "Leave", seats: "Seats",
     turn: "Turn", yourturn: "Your turn", pass: "Pass", prise: "Prise", garde: "Garde", garde_sans: "Garde sans",
     garde_contre: "Garde contre", call: "Call", ecart: "Put aside", chelem: "Announce a chelem", nochelem: "No chelem",
@@ -18,9 +18,19 @@ const T = {
     attack: "attack", defence: "defence", simple: "simple", double: "double", triple: "triple",
     current: "Current trick", host: "host", heuristic: "heuristic", petit_sec: "petit sec",
     all_pass: "everyone passed", leaveconfirm: "Leave the game? A bot takes your seat until it ends.",
-    ecartreason: "Kings and oudlers may not go in the écart; trumps only when nothing else can (R11)"},
+    ecartreason: "Kings and oudlers may not go in the écart; trumps only when nothing else can (R11)",
+    nextdeal: "Next deal", nextdealin: "next deal in", readywait: "waiting for", rematch: "Rematch",
+    copy: "Copy", copied: "Invite link copied", fairness: "Fairness", offline: "Connection lost — reconnecting…",
+    random: "random", search_bot: "search", chiencard: "from the chien",
+    err_not_host: "Only the host may do this", err_game_running: "Only between games",
+    err_invite_only: "This private table seats only those who have its invite link",
+    err_no_spectators: "This table does not allow spectators", err_no_table: "This table no longer exists",
+    err_seat_taken: "This seat is taken", err_seats_free: "Every seat must be taken",
+    err_too_many_tables: "You already have enough open tables: wait a little",
+    err_not_seated: "You do not sit at this table", err_illegal: "That move is not allowed",
+    err_flooding: "Too many messages", err_internal: "Something went wrong on the server"},
   fr: {name: "Votre pseudo", go: "Entrer", lobby: "Tables ouvertes", create: "Créer une table", players: "Joueurs",
-    deals: "Donnes", movetime: "Secondes par coup (0 = sans)", private: "Privée (lien d'invitation)",
+    deals: "Donnes", movetime: "Secondes par coup (0 = sans, ou 5–600)", movetimerange: "0 (sans pendule) ou de 5 à 600 secondes", private: "Privée (lien d'invitation)",
     spectators: "Spectateurs admis", join: "Ouvrir", none: "Aucune table ouverte.", sit: "S'asseoir", bot: "Robot",
     search: "Robot recherche", leave: "Partir", seats: "Places", turn: "À jouer", yourturn: "À vous", pass: "Passe",
     prise: "Prise", garde: "Garde", garde_sans: "Garde sans", garde_contre: "Garde contre", call: "Appeler",
@@ -40,7 +50,17 @@ const T = {
     attack: "attaque", defence: "défense", simple: "simple", double: "double", triple: "triple",
     current: "Pli en cours", host: "hôte", heuristic: "heuristique", petit_sec: "petit sec",
     all_pass: "tout le monde a passé", leaveconfirm: "Quitter la partie ? Un robot prend votre place jusqu'à la fin.",
-    ecartreason: "Ni roi ni bout à l'écart ; des atouts seulement faute d'autres cartes (R11)"},
+    ecartreason: "Ni roi ni bout à l'écart ; des atouts seulement faute d'autres cartes (R11)",
+    nextdeal: "Donne suivante", nextdealin: "donne suivante dans", readywait: "on attend", rematch: "Revanche",
+    copy: "Copier", copied: "Lien d'invitation copié", fairness: "Équité", offline: "Connexion perdue — reconnexion…",
+    random: "aléatoire", search_bot: "recherche", chiencard: "du chien",
+    err_not_host: "Seul l'hôte peut le faire", err_game_running: "Seulement entre deux parties",
+    err_invite_only: "Cette table privée n'accueille que ceux qui ont son lien d'invitation",
+    err_no_spectators: "Cette table n'admet pas de spectateurs", err_no_table: "Cette table n'existe plus",
+    err_seat_taken: "Cette place est prise", err_seats_free: "Toutes les places doivent être prises",
+    err_too_many_tables: "Vous avez déjà assez de tables ouvertes : patientez un peu",
+    err_not_seated: "Vous n'êtes pas assis à cette table", err_illegal: "Ce coup n'est pas permis",
+    err_flooding: "Trop de messages", err_internal: "Une erreur est survenue sur le serveur"},
 };
 let lang = localStorage.getItem("tarot.lang") || (navigator.language || "en").slice(0, 2);
 if (!T[lang]) lang = "en";
@@ -60,7 +80,8 @@ const h = (tag, attrs = {}, ...kids) => {
 
 const S = {ws: null, token: localStorage.getItem("tarot.token"), name: localStorage.getItem("tarot.name"),
   me: null, lobby: [], table: null, state: null, version: null, selected: new Set(), showLastAt: null, poignee: null,
-  resultShown: null, timerAt: 0, timeLeft: null, kept: new Map()};
+  resultShown: null, timerAt: 0, timeLeft: null, kept: new Map(), invite: null, online: false, retry: 0,
+  sentAt: null, sound: localStorage.getItem("tarot.sound") === "on", wasMyTurn: false};
 
 // Forms survive re-renders (lobby updates, events, the timer): rebuilding them would wipe what
 // the person is typing. A form is rebuilt only when its key (language, values shown) changes.
@@ -77,12 +98,23 @@ function toast(text) {
 }
 function send(msg) { if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg)); }
 
+// A banner while the connection is lost; reconnection by itself, sooner at first, then every 5 s.
+function online(up) {
+  S.online = up;
+  const el = $("#offline");
+  el.textContent = t("offline");
+  el.hidden = up;
+}
 function connect() {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   S.ws = ws;
-  ws.onopen = () => send({type: "hello", name: S.name, token: S.token});
+  ws.onopen = () => { S.retry = 0; online(true); send({type: "hello", name: S.name, token: S.token}); };
   ws.onmessage = (e) => onMessage(JSON.parse(e.data));
-  ws.onclose = () => setTimeout(connect, 1000);
+  ws.onclose = () => {
+    if (S.ws !== ws) return;
+    online(false);
+    setTimeout(connect, Math.min(5000, 500 * 2 ** S.retry++));
+  };
 }
 
 const JOIN_REFUSED = new Set(["no_table", "no_spectators"]);  // a table's page cannot open
@@ -97,6 +129,7 @@ function onMessage(m) {
     if (!S.table) render();
   }
   else if (m.type === "created") { location.hash = "#/t/" + m.table; }
+  else if (m.type === "invite") { if (m.table === S.table) { S.invite = m.code; render(); } }
   else if (m.type === "snapshot" || m.type === "event") {
     if (m.table !== S.table) return;
     if (m.type === "event" && S.version != null && m.version > S.version + 1) {
@@ -107,11 +140,29 @@ function onMessage(m) {
     S.state = m.type === "snapshot" ? m.state : Object.assign({}, S.state, m.state); S.version = m.version;
     S.timeLeft = m.state.time_left; S.timerAt = performance.now();
     if (m.type === "event") onEvent(m.event);
+    const v = S.state.view, mine = !!v && v.turn != null && v.turn === S.state.you;
+    if (mine && !S.wasMyTurn && S.sound) chime();
+    S.wasMyTurn = mine;
     render();
   } else if (m.type === "error") {
-    toast(m.reason);
+    // Texts by code, in the player's language; a refused move is not shown when the table has
+    // moved on since the click (a stale click: nothing the player needs to read).
+    if (m.code === "illegal" && S.sentAt !== S.version) return;
+    toast(T[lang]["err_" + m.code] ?? m.reason);
     if (JOIN_REFUSED.has(m.code)) location.hash = "#/";  // the lobby, not a blank page
+  } else if (m.type !== "lobby" && m.type !== "missed" && m.type !== "pong") {
+    console.warn("unknown message", m.type);
   }
+}
+
+function chime() {
+  // An optional sound when it becomes your turn (the header's ♪ switch).
+  try {
+    const ctx = chime.ctx || (chime.ctx = new AudioContext()), osc = ctx.createOscillator(), g = ctx.createGain();
+    osc.frequency.value = 660; g.gain.setValueAtTime(0.15, ctx.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.3);
+    osc.connect(g).connect(ctx.destination); osc.start(); osc.stop(ctx.currentTime + 0.3);
+  } catch (e) { /* no audio here */ }
 }
 
 function onEvent(ev) {
@@ -125,10 +176,11 @@ function onEvent(ev) {
 }
 
 function route() {
-  const m = location.hash.match(/^#\/t\/([\w-]+)/);
-  if ((m ? m[1] : null) !== S.table) S.kept.clear();
+  // #/t/<table> watches a table; #/t/<table>/<code> is a private table's invite link
+  const m = location.hash.match(/^#\/t\/([\w-]+)(?:\/([\w-]+))?/);
+  if ((m ? m[1] : null) !== S.table) { S.kept.clear(); S.invite = null; }
   S.state = null; S.version = null; S.selected.clear();
-  if (m) { S.table = m[1]; send({type: "join", table: S.table}); }
+  if (m) { S.table = m[1]; send({type: "join", table: S.table, ...(m[2] ? {invite: m[2]} : {})}); }
   else { S.table = null; send({type: "lobby"}); }
   render();
 }
@@ -156,14 +208,36 @@ function cardKey(c) {
 function sortCards(cards) {
   return [...cards].sort((a, b) => { const x = cardKey(a), y = cardKey(b); return x[0] - y[0] || x[1] - y[1]; });
 }
-function cardEl(c, cls = "", attrs = {}) {
-  let top, big, extra = "";
-  if (c === "EX") { top = "★"; big = "★"; extra = " trump"; }
-  else if (c[0] === "T") { top = c.slice(1); big = c.slice(1); extra = " trump"; }
-  else { const [sym, red] = SUITS[c.slice(-1)]; top = c.slice(0, -1) + sym; big = sym; if (red) extra = " red"; }
-  return h("div", {class: "card" + extra + (cls ? " " + cls : ""), "data-card": c, title: c, ...attrs},
-    h("span", {}, top), h("span", {class: "big"}, big));
+// Court letters as each language writes them: R, D, C, V for roi, dame, cavalier, valet.
+const COURT = {en: {J: "J", N: "Kn", Q: "Q", K: "K"}, fr: {J: "V", N: "C", Q: "D", K: "R"}};
+const SUIT_NAMES = {en: {S: "spades", H: "hearts", D: "diamonds", C: "clubs"}, fr: {S: "pique", H: "cœur", D: "carreau", C: "trèfle"}};
+const RANK_NAMES = {en: {J: "jack", N: "knight", Q: "queen", K: "king", 1: "ace"}, fr: {J: "valet", N: "cavalier", Q: "dame", K: "roi", 1: "as"}};
+function cardName(c) {
+  if (c === "EX") return "Excuse";
+  if (c === "T1") return lang === "fr" ? "Petit (atout 1)" : "Petit (trump 1)";
+  if (c[0] === "T") return (lang === "fr" ? "atout " : "trump ") + c.slice(1);
+  const r = c.slice(0, -1);
+  return `${RANK_NAMES[lang][r] ?? r} ${lang === "fr" ? "de" : "of"} ${SUIT_NAMES[lang][c.slice(-1)]}`;
 }
+function cardEl(c, cls = "", attrs = {}) {
+  // The Excuse and the Petit are drawn apart: neither reads as an ace nor as the host's star.
+  let top, big, extra = "";
+  if (c === "EX") { top = "Exc"; big = "♪"; extra = " trump excuse"; }
+  else if (c === "T1") { top = "1"; big = "Petit"; extra = " trump petit"; }
+  else if (c[0] === "T") { top = c.slice(1); big = c.slice(1); extra = " trump"; }
+  else {
+    const [sym, red] = SUITS[c.slice(-1)], r = c.slice(0, -1);
+    top = (COURT[lang][r] ?? (r === "1" ? "A" : r)) + sym; big = sym; if (red) extra = " red";
+  }
+  if (attrs.onclick) { attrs = {tabindex: 0, role: "button", ...attrs}; }  // playable from the keyboard
+  return h("div", {class: "card" + extra + (cls ? " " + cls : ""), "data-card": c, title: cardName(c),
+    "aria-label": cardName(c), ...attrs}, h("span", {}, top), h("span", {class: "big"}, big));
+}
+// Enter or Space on a focused card is a click on it.
+document.addEventListener("keydown", (e) => {
+  const el = e.target;
+  if ((e.key === "Enter" || e.key === " ") && el.classList && el.classList.contains("card")) { e.preventDefault(); el.click(); }
+});
 
 // --- views -------------------------------------------------------------------------
 function render() {
@@ -203,14 +277,15 @@ function optionsForm(opts, label, onsubmit) {
   const sel = h("select", {name: "players"}, [3, 4, 5].map((n) => h("option", {value: n, selected: n === opts.players}, n)));
   f.append(h("label", {}, t("players")), sel,
     h("label", {}, t("deals")), h("input", {name: "deals", type: "number", min: 1, max: 40, value: opts.deals}),
-    h("label", {}, t("movetime")), h("input", {name: "move_time", type: "number", min: 0, max: 600, value: opts.move_time || 0}),
+    h("label", {}, t("movetime")), h("input", {name: "move_time", type: "number", min: 0, max: 600, value: opts.move_time || 0,
+      oninput: (e) => { const x = +e.target.value; e.target.setCustomValidity(x > 0 && x < 5 ? t("movetimerange") : ""); }}),
     h("label", {}, t("private")), h("input", {name: "private", type: "checkbox", checked: !!opts.private}),
     h("label", {}, t("spectators")), h("input", {name: "spectators", type: "checkbox", checked: opts.spectators !== false}),
     h("span"), h("button", {class: "primary", id: "submit-options"}, label));
   f.addEventListener("submit", (e) => {
     e.preventDefault();
     const mt = +f.move_time.value;
-    onsubmit({players: +f.players.value, deals: +f.deals.value, move_time: mt > 0 ? Math.max(5, mt) : null,
+    onsubmit({players: +f.players.value, deals: +f.deals.value, move_time: mt > 0 ? mt : null,
       private: f.private.checked, spectators: f.spectators.checked});
   });
   return f;
@@ -239,7 +314,8 @@ function tableView() {
   const info = h("div", {id: "info", class: "panel"});
   if (st.game) {
     info.append(h("span", {}, `${t("deal")} ${st.game.played + (tb.status === "playing" ? 1 : 0)}/${st.game.deals}`));
-    if (st.game.commitment) info.append(h("span", {class: "mono", title: t("commitment")}, "# " + st.game.commitment.slice(0, 16) + "…"));
+    if (st.game.commitment) info.append(h("details", {id: "fairness"}, h("summary", {}, t("fairness")),
+      h("span", {class: "mono"}, `${t("commitment")}: ${st.game.commitment}`)));
   }
   if (v) {
     if (v.contract) info.append(h("span", {}, `${t("taker")}: ${seatName(v.taker)} · ${t(v.contract)}`));
@@ -249,7 +325,11 @@ function tableView() {
       info.append(h("span", {id: "timer"}, timerText()));
     }
   } else if (tb.status === "waiting") info.append(h("span", {}, t("waiting")));
-  if (tb.options.private) info.append(h("span", {}, `${t("invite")}: `, h("input", {readonly: true, value: location.href, size: 30})));
+  if (tb.options.private && S.invite) {
+    const link = `${location.origin}/#/t/${tb.id}/${S.invite}`;
+    info.append(h("span", {id: "invite"}, `${t("invite")}: `, h("input", {readonly: true, value: link, size: 24, id: "invite-link"}),
+      h("button", {id: "copy-invite", onclick: () => copyText(link)}, t("copy"))));
+  }
   if (you < 0) info.append(h("span", {}, t("spectator")));
   wrap.append(info);
   // the felt with seats
@@ -270,8 +350,8 @@ function tableView() {
     if (!s.taken && tb.status !== "playing") {
       el.append(h("div", {},
         you < 0 ? h("button", {class: "sit", onclick: () => send({type: "sit", seat: i})}, t("sit")) : null,
-        h("button", {class: "add-bot", onclick: () => send({type: "add_bot", seat: i, bot: "heuristic"})}, t("bot")),
-        h("button", {class: "add-search", onclick: () => send({type: "add_bot", seat: i, bot: "search"})}, t("search"))));
+        amHost ? h("button", {class: "add-bot", onclick: () => send({type: "add_bot", seat: i, bot: "heuristic"})}, t("bot")) : null,
+        amHost ? h("button", {class: "add-search", onclick: () => send({type: "add_bot", seat: i, bot: "search"})}, t("search")) : null));
     } else if (s.bot && amHost && tb.status !== "playing") {
       el.append(h("div", {}, h("button", {onclick: () => send({type: "remove_bot", seat: i})}, "✕")));
     }
@@ -299,6 +379,8 @@ function tableView() {
     }
   }
   felt.append(center);
+  // Between two deals the result sits over the felt, with the button for the next deal.
+  if (st.next_deal && st.last_result) felt.append(resultView(st.last_result, nextDealBox(st)));
   wrap.append(felt);
   // my actions and hand
   if (v && you >= 0) { wrap.append(actionsView(v)); wrap.append(handView(v)); }
@@ -312,7 +394,9 @@ function tableView() {
     send({type: "leave"}); location.hash = "#/";
   }}, t("leave")));
   wrap.append(tools);
-  if (st.last_result && S.resultShown) wrap.append(resultView(st.last_result));
+  if (st.last_result && S.resultShown && !st.next_deal) wrap.append(resultView(st.last_result));
+  if (tb.status === "finished" && you >= 0 && !amHost)
+    wrap.append(h("div", {id: "tools-rematch"}, h("button", {class: "primary", id: "rematch", onclick: () => send({type: "new_game"})}, t("rematch"))));
   if (st.game && st.game.ranking) wrap.append(rankingView(st.game.ranking));
   if (st.game && st.game.sheet.length) wrap.append(sheetView(st.game));
   if (amHost && tb.status !== "playing") {
@@ -373,29 +457,56 @@ function handView(v) {
   const plays = new Set(mine ? v.legal.filter((a) => "play" in a).map((a) => a.play) : []);
   const eo = mine && v.phase === "ecart" ? v.ecart_options : null;
   const allowed = eo ? new Set(eo.allowed) : null;
+  const chien = v.phase === "ecart" && v.chien ? new Set(v.chien) : new Set();
+  const key = "tarot.ecart." + S.table + "." + (S.state.game ? S.state.game.commitment : "");
+  if (eo && !S.selected.size) for (const c of JSON.parse(sessionStorage.getItem(key) || "[]")) if (allowed.has(c)) S.selected.add(c);
+  if (eo) sessionStorage.setItem(key, JSON.stringify([...S.selected]));  // survives a reload
   for (const c of sortCards(v.hand)) {
-    let cls = "", attrs = {};
+    let cls = chien.has(c) ? "from-chien" : "", attrs = {};
+    if (chien.has(c)) attrs["data-chien"] = "1";
     if (eo) {
-      if (!allowed.has(c)) { cls = "disabled"; attrs.title = `${c} ${t("notallowed")}`; }
+      if (!allowed.has(c)) { cls += " disabled"; attrs.title = `${cardName(c)} ${t("notallowed")}`; }
       else {
-        cls = "legal" + (S.selected.has(c) ? " selected" : "");
+        cls += " legal" + (S.selected.has(c) ? " selected" : "");
         attrs.onclick = () => { S.selected.has(c) ? S.selected.delete(c) : S.selected.add(c); render(); };
       }
     } else if (plays.size) {
-      if (plays.has(c)) { cls = "legal"; attrs.onclick = () => act({play: c}); } else cls = "disabled";
+      if (plays.has(c)) { cls += " legal"; attrs.onclick = () => act({play: c}); } else cls += " disabled";
     }
     hand.append(cardEl(c, cls, attrs));
   }
   return hand;
 }
 
-function act(action) { send({type: "act", action}); }
+// One action per position: a double-click, or a click while the last one travels, sends nothing more.
+function act(action) {
+  if (S.sentAt === S.version) return;
+  S.sentAt = S.version;
+  send({type: "act", action});
+}
+
+function copyText(text) {
+  const done = () => toast(t("copied"));
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, () => {});
+  else { const el = $("#invite-link"); el.select(); document.execCommand("copy"); done(); }
+}
 
 const signed = (x) => (x > 0 ? "+" : "") + x;
 const plural = (n) => (lang === "fr" ? n > 1 : n !== 1);  // French: 0 or 1 bout; English: 1 oudler
 const oudlersText = (n) => `${n} ${t(plural(n) ? "oudlers" : "oudler")}`;
 
-function resultView(r) {
+function nextDealBox(st) {
+  const nd = st.next_deal, you = st.you, seats = st.table.seats;
+  const waiting = seats.map((s, i) => i).filter((i) => seats[i].name && !seats[i].bot && !nd.ready.includes(i));
+  const left = Math.max(0, Math.round(nd.time_left - (performance.now() - S.timerAt) / 1000));
+  return h("div", {class: "next-deal"},
+    you >= 0 ? h("button", {class: "primary", id: "next-deal", disabled: nd.ready.includes(you),
+      onclick: () => send({type: "next_deal"})}, t("nextdeal")) : null,
+    h("small", {id: "next-deal-in", "data-left": nd.time_left}, ` ${t("nextdealin")} ${left} s` +
+      (waiting.length ? ` · ${t("readywait")} ${waiting.map(seatName).join(", ")}` : "")));
+}
+
+function resultView(r, extra = null) {
   // Every figure of the deal (R20–R24): who took, with whom, the count against the target, the
   // base and each prime (signed for the attack; they add up to S, per defender), each score.
   const res = r.result, row = r.row;
@@ -418,8 +529,10 @@ function resultView(r) {
       h("tr", {class: key}, h("th", {}, label), h("td", {}, why), h("td", {class: "num"}, signed(x)))))));
     box.append(h("p", {class: "scores"}, S.state.table.seats.map((s, i) => `${s.name}: ${signed(row.scores[i])}`).join(" · ")));
   }
-  box.append(h("p", {class: "mono"}, `${t("commitment")}: ${r.commitment}`, h("br"), `${t("seed")}: ${r.seed} · ${t("salt")}: ${r.salt}`));
-  box.append(h("button", {onclick: () => { S.resultShown = null; render(); }}, t("close")));
+  box.append(h("details", {class: "fairness"}, h("summary", {}, t("fairness")),
+    h("p", {class: "mono"}, `${t("commitment")}: ${r.commitment}`, h("br"), `${t("seed")}: ${r.seed} · ${t("salt")}: ${r.salt}`)));
+  if (extra) { box.classList.add("overlay"); box.append(extra); }
+  else box.append(h("button", {onclick: () => { S.resultShown = null; render(); }}, t("close")));
   return box;
 }
 
@@ -440,16 +553,63 @@ function sheetView(game) {
         r.totals.map((x, i) => h("td", {}, h("b", {}, x), h("br"), h("small", {}, signed(r.scores[i]))))))))));
 }
 
+// The cheat sheet (the header's "?"), for this table's player count (R14's poignées).
+const POIGNEES = {3: [13, 15, 18], 4: [10, 13, 15], 5: [8, 10, 13]};
+const HELP = {
+  en: {title: "Cheat sheet", values: "Card values", valuesRows: [["Oudlers (21, Petit, Excuse), kings", "4.5"],
+      ["Queens", "3.5"], ["Knights", "2.5"], ["Jacks", "1.5"], ["Other cards", "0.5"]],
+    targets: "Points needed by oudlers", targetsRows: [["0", "56"], ["1", "51"], ["2", "41"], ["3", "36"]],
+    contracts: "Contracts", contractsRows: [["Prise", "× 1"], ["Garde", "× 2"], ["Garde sans (chien to the taker, unseen)", "× 4"],
+      ["Garde contre (chien to the defence)", "× 6"]],
+    score: "Score: (25 + margin) × multiplier; Petit au bout 10 × multiplier; poignée 20 / 30 / 40 to the winning side; chelem +400 announced, +200 not, −200 announced and missed.",
+    poignees: "Poignées (trumps shown)", sizes: ["simple", "double", "triple"],
+    play: "Play: follow the suit led; without it, trump (higher than the trumps played if you can); without trumps, any card. The Excuse can be played at any time and stays with its side (a card of no value is given in exchange). Play passes to the right (counter-clockwise).",
+    close: "Close"},
+  fr: {title: "Aide-mémoire", values: "Valeur des cartes", valuesRows: [["Bouts (21, Petit, Excuse), rois", "4,5"],
+      ["Dames", "3,5"], ["Cavaliers", "2,5"], ["Valets", "1,5"], ["Autres cartes", "0,5"]],
+    targets: "Points à faire selon les bouts", targetsRows: [["0", "56"], ["1", "51"], ["2", "41"], ["3", "36"]],
+    contracts: "Contrats", contractsRows: [["Prise", "× 1"], ["Garde", "× 2"], ["Garde sans (chien au preneur, non montré)", "× 4"],
+      ["Garde contre (chien à la défense)", "× 6"]],
+    score: "Marque : (25 + écart de points) × multiplicateur ; Petit au bout 10 × multiplicateur ; poignée 20 / 30 / 40 au camp gagnant ; chelem +400 annoncé, +200 non annoncé, −200 annoncé et chuté.",
+    poignees: "Poignées (atouts montrés)", sizes: ["simple", "double", "triple"],
+    play: "Jeu : on fournit la couleur demandée ; à défaut on coupe (en montant sur les atouts joués si possible) ; sans atout on défausse. L'Excuse se joue à tout moment et reste à son camp (contre une carte basse donnée en échange). On joue vers la droite (sens inverse des aiguilles d'une montre).",
+    close: "Fermer"},
+};
+function helpSheet() {
+  const H = HELP[lang], n = S.state ? S.state.table.seats.length : 4;
+  const grid = (rows) => h("table", {class: "primes"}, h("tbody", {}, rows.map((r) => h("tr", {}, r.map((x) => h("td", {}, x))))));
+  return [h("h3", {}, H.title),
+    h("h4", {}, H.values), grid(H.valuesRows), h("h4", {}, H.targets), grid(H.targetsRows),
+    h("h4", {}, H.contracts), grid(H.contractsRows), h("p", {}, H.score),
+    h("h4", {}, `${H.poignees} — ${n} ${t("players").toLowerCase()}`), grid(H.sizes.map((sz, i) => [sz, String(POIGNEES[n][i])])),
+    h("p", {}, H.play),
+    h("form", {method: "dialog"}, h("button", {class: "primary", id: "cheat-close"}, H.close))];
+}
+
 function rankingView(ranking) {
   return h("section", {class: "panel", id: "ranking"}, h("h3", {}, t("ranking")),
     // equal totals share a place (1, 1, 1, 4): the list shows the server's rank, not the position
     h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1}, `${seatName(r.seat)}: ${r.total}`))));
 }
 
-$("#lang").addEventListener("click", () => { lang = lang === "fr" ? "en" : "fr"; localStorage.setItem("tarot.lang", lang); document.documentElement.lang = lang; render(); });
+$("#lang").addEventListener("click", () => {
+  lang = lang === "fr" ? "en" : "fr"; localStorage.setItem("tarot.lang", lang); document.documentElement.lang = lang;
+  $("#offline").textContent = t("offline"); render();
+});
+$("#sound").addEventListener("click", () => {
+  S.sound = !S.sound; localStorage.setItem("tarot.sound", S.sound ? "on" : "off"); soundButton(); if (S.sound) chime();
+});
+function soundButton() { const b = $("#sound"); b.setAttribute("aria-pressed", S.sound); b.textContent = S.sound ? "♪ on" : "♪ off"; }
+soundButton();
+$("#help").addEventListener("click", () => { const d = $("#cheat"); d.replaceChildren(...helpSheet()); d.showModal(); });
 setInterval(() => {
   const el = $("#timer");
   if (el && S.state && S.timeLeft != null) el.textContent = timerText();
+  const nd = $("#next-deal-in");
+  if (nd && S.state && S.state.next_deal) {
+    const left = Math.max(0, Math.round(S.state.next_deal.time_left - (performance.now() - S.timerAt) / 1000));
+    nd.textContent = nd.textContent.replace(/\d+ s/, left + " s");
+  }
 }, 1000);
 connect();
 render();
