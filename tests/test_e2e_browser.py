@@ -36,7 +36,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("e2e") / "tarot.sqlite3"
     port = free_port()
-    app = create_app(f"sqlite:///{db}", Settings(bot_delay=0.05, trick_pause=0.2, think=0.05))
+    app = create_app(f"sqlite:///{db}", Settings(bot_delay=0.05, trick_pause=0.2, think=0.05, grace=3.0))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     th = threading.Thread(target=srv.run, daemon=True)
     th.start()
@@ -75,8 +75,8 @@ def create(page: Any, players: int, deals: int = 1, move_time: int = 0, spectato
 
 
 def sit_with_bots(page: Any, players: int) -> None:
-    """Sit at seat 0, fill the other seats with bots, and wait for the dealt hand."""
-    page.locator(".seat[data-seat='0'] button.sit").click()
+    """The creator sits at seat 0 as host: fill the other seats with bots, wait for the hand."""
+    page.wait_for_selector(".seat[data-seat='1'] button.add-bot")
     for seat in range(1, players):
         page.locator(f".seat[data-seat='{seat}'] button.add-bot").click()
         page.wait_for_timeout(100)
@@ -268,7 +268,7 @@ def test_lobby_updates_do_not_wipe_what_is_being_typed(server: str, browser: Any
     assert dave.inner_text("#me") == "Dave"
     dave.fill("input[name=deals]", "7")
     before = dave.evaluate("() => window.tarotLobbyUpdates || 0")
-    erin.locator(".seat[data-seat='0'] button.sit").click()
+    erin.locator(".seat[data-seat='1'] button.add-bot").click()
     dave.wait_for_function(f"() => (window.tarotLobbyUpdates || 0) > {before}")
     assert dave.input_value("input[name=deals]") == "7"
     assert dave.evaluate("() => document.activeElement && document.activeElement.name") == "deals"
@@ -339,4 +339,156 @@ def test_leaving_a_game_in_progress_asks_first(server: str, browser: Any) -> Non
     page.goto(table)  # back as a spectator: a bot holds the seat
     page.wait_for_selector("#felt")
     assert page.locator("#hand").count() == 0
+    page.close()
+
+
+def centre(page: Any, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return (a["x"] < b["x"] + b["width"] - 1 and b["x"] < a["x"] + a["width"] - 1
+            and a["y"] < b["y"] + b["height"] - 1 and b["y"] < a["y"] + a["height"] - 1)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_the_next_seat_sits_on_your_right_and_a_phone_shows_everything_apart(
+        server: str, browser: Any, players: int) -> None:
+    """Issue 16, items 1 and 6: play passes counter-clockwise (R4), so the seat after yours is
+    drawn on your right and the one before on your left; on a phone (390×844) no two seat
+    labels, buttons or played cards overlap, long names are cut, the page is never wider."""
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_default_timeout(WAIT_MS)
+    enter(page, server, "Maximilienne-Alexandrine de la Tour")
+    create(page, players, deals=1)
+    sit_with_bots(page, players)
+    me_x, _ = centre(page, ".seat[data-seat='0'] .name")
+    next_x, _ = centre(page, ".seat[data-seat='1'] .name")
+    before_x, _ = centre(page, f".seat[data-seat='{players - 1}'] .name")
+    assert next_x > me_x > before_x
+    checked = 0
+    end = time.monotonic() + 60
+    while checked < 6 and time.monotonic() < end:
+        # measured in one go: an event may redraw the felt between two separate reads
+        boxes, width, cut = page.evaluate("""() => [
+            [...document.querySelectorAll('.seat .name, .seat .played .card, #actions button')].map((el) => {
+                const r = el.getBoundingClientRect();
+                return {x: r.x, y: r.y, width: r.width, height: r.height}; }),
+            document.documentElement.scrollWidth,
+            (() => { const el = document.querySelector(".seat[data-seat='0'] .name");
+                     return [el.scrollWidth, el.clientWidth]; })()]""")
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1:]:
+                assert not overlap(a, b), (a, b)
+        assert width <= 390
+        assert cut[0] > cut[1], cut  # the long name is cut (with an ellipsis)
+        checked += 1
+        if page.locator("button.bid").count():
+            page.locator("button.bid[data-bid='pass']").click()
+        elif page.locator("#hand .card.legal").count() and not page.locator("#ecart").count():
+            page.locator("#hand .card.legal").first.click()
+        page.wait_for_timeout(300)
+    if players == 4:
+        page.screenshot(path=str(SHOTS / "play-4p-phone.png"))
+    page.close()
+
+
+def test_cards_play_from_the_keyboard_and_a_double_click_plays_one(server: str, browser: Any) -> None:
+    """Issue 16, item 7: a legal card is focusable and Enter plays it; a double-click on a card
+    sends one play, and no raw engine message ever shows."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    enter(page, server, "Ida")
+    create(page, 4, deals=1)
+    sit_with_bots(page, 4)
+    toasts: list[str] = []
+    page.expose_function("seenToast", lambda text: toasts.append(text))
+    page.evaluate("""() => new MutationObserver(
+            () => window.seenToast(document.querySelector('#toast').textContent))
+        .observe(document.querySelector('#toast'), {childList: true, characterData: true, subtree: true})""")
+    keyboard = double = False
+    end = time.monotonic() + 90
+    while not (keyboard and double) and time.monotonic() < end:
+        if page.locator("button.bid").count():
+            page.locator("button.bid[data-bid='pass']").click()
+        elif page.locator("#hand .card.legal").count() and not page.locator("#ecart").count():
+            before = page.locator("#hand .card").count()
+            card = page.locator("#hand .card.legal").first
+            if not keyboard:
+                card.focus()
+                page.keyboard.press("Enter")
+                keyboard = True
+            else:
+                card.dblclick()
+                double = True
+            page.wait_for_function(f"() => document.querySelectorAll('#hand .card').length === {before - 1}")
+            page.wait_for_timeout(400)
+            assert page.locator("#hand .card").count() == before - 1  # one card, not two
+        elif page.locator("#ranking").count():
+            break
+        page.wait_for_timeout(80)
+    assert keyboard and double
+    assert not [x for x in toasts if x.startswith("R") and ":" in x], toasts  # no "R15: …" shown
+    page.close()
+
+
+def test_french_everywhere_cards_help_and_errors(server: str, browser: Any) -> None:
+    """Issue 16, items 9 and 12: in French the court cards read R, D, C, V, the cheat sheet is
+    French with this table's poignée sizes, and an error comes by its code in French."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    page.goto(server + "/")
+    page.evaluate("() => localStorage.setItem('tarot.lang', 'fr')")
+    enter(page, server, "Jules")
+    create(page, 5, deals=1)
+    sit_with_bots(page, 5)
+    tops = page.locator("#hand .card:not(.trump) span:first-child").all_inner_texts()
+    letters = {t[:-1] for t in tops}
+    assert not letters & {"K", "Q", "J", "Kn", "N"}, letters
+    page.click("#help")
+    sheet = page.locator("#cheat").inner_text()
+    assert "Aide-mémoire" in sheet and "Valeur des cartes" in sheet
+    assert "5 joueurs" in sheet and "8" in sheet and "13" in sheet  # R14 at five players
+    page.click("#cheat-close")
+    page.evaluate("() => document.querySelector('#lang').click()")  # to English and back: no raw keys
+    page.evaluate("() => document.querySelector('#lang').click()")
+    page.goto(server + "/#/t/nosuchtable")
+    page.wait_for_function("() => location.hash === '#/'")
+    assert "n'existe plus" in page.locator("#toast").inner_text()
+    page.close()
+
+
+def test_the_next_deal_waits_for_the_player_and_a_private_table_invites(server: str, browser: Any) -> None:
+    """Issue 16, items 3 and 4: after a deal the result sits over the felt with a "Next deal"
+    button, and the next deal starts when the player clicks it; a private table shows its invite
+    link with a copy button, and a visitor who follows it can sit."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    enter(page, server, "Kim")
+    page.set_checked("input[name=private]", True)
+    create(page, 3, deals=2)
+    page.wait_for_selector("#invite-link")
+    link = page.input_value("#invite-link")
+    assert "/#/t/" in link and link.count("/") >= 5
+    page.click("#copy-invite")
+    context = browser.new_context()
+    visitor = context.new_page()
+    visitor.set_default_timeout(WAIT_MS)
+    enter(visitor, server, "Lou")
+    visitor.goto(link)
+    visitor.wait_for_selector(".seat[data-seat='1'] button.sit")
+    visitor.locator(".seat[data-seat='1'] button.sit").click()
+    page.wait_for_function(
+        "() => document.querySelector(\".seat[data-seat='1'] .name\").textContent.includes('Lou')")
+    assert visitor.locator("button.add-bot").count() == 0  # only the host seats bots
+    context.close()  # Lou goes away: a bot will play for Lou after the grace period
+    page.locator(".seat[data-seat='2'] button.add-bot").click()
+    page.wait_for_selector("#hand .card")
+    play_until(page, "#next-deal", limit=240)
+    assert page.locator("#felt #result.overlay").count() == 1
+    page.screenshot(path=str(SHOTS / "next-deal.png"))
+    page.click("#next-deal")
+    page.wait_for_function(
+        "() => !document.querySelector('#next-deal') && document.querySelectorAll('#hand .card').length > 0")
     page.close()

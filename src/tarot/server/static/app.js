@@ -360,7 +360,7 @@ function tableView() {
       let card = null;
       if (showLast && last) { const k = (i - last.leader + n) % n; card = last.cards[k]; }
       else if (v.trick_leader != null) { const k = (i - v.trick_leader + n) % n; card = v.trick[k]; }
-      if (card) played.append(cardEl(card, showLast && last && last.winner === i ? "selected" : ""));
+      if (card) played.append(cardEl(card, showLast && last && last.winner === i ? "winner" : ""));
     }
     el.append(played);
     felt.append(el);
@@ -497,7 +497,7 @@ const oudlersText = (n) => `${n} ${t(plural(n) ? "oudlers" : "oudler")}`;
 
 function nextDealBox(st) {
   const nd = st.next_deal, you = st.you, seats = st.table.seats;
-  const waiting = seats.map((s, i) => i).filter((i) => seats[i].name && !seats[i].bot && !nd.ready.includes(i));
+  const waiting = seats.map((s, i) => i).filter((i) => seats[i].taken && !seats[i].bot && !seats[i].away && !nd.ready.includes(i));
   const left = Math.max(0, Math.round(nd.time_left - (performance.now() - S.timerAt) / 1000));
   return h("div", {class: "next-deal"},
     you >= 0 ? h("button", {class: "primary", id: "next-deal", disabled: nd.ready.includes(you),
