@@ -3,6 +3,8 @@
     python bench/server.py --tables 200            # 200 4-player tables, one deal each, SQLite
     python bench/server.py --quick                 # smoke run: 5 tables
     python bench/server.py --db postgresql://postgres@127.0.0.1:5432/test
+    python bench/server.py --baseline /tmp/old/src  # the same run against an older checkout's
+                                                    # server first; prints both and the ratios
 
 Starts `tarot serve` (uvicorn) as a subprocess on a free port with a fresh SQLite file in a
 temporary directory (with ``--db postgresql://…``: a fresh database created on that server and
@@ -88,14 +90,15 @@ def drop_postgres(url: str, name: str) -> None:
 class Server:
     """`tarot serve` on a free port, its output in a file; always stopped by ``stop``."""
 
-    def __init__(self, db_url: str, workdir: Path) -> None:
+    def __init__(self, db_url: str, workdir: Path, src: str | None = None) -> None:
         self.port = free_port()
         self.log_path = workdir / "server.log"
         self.log = self.log_path.open("wb")
         cmd = [sys.executable, "-m", "tarot.cli", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--db", db_url]
+        env = dict(os.environ, PYTHONPATH=src) if src else None  # ``src``: another checkout's code
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=workdir,
-                                     start_new_session=True)
+                                     start_new_session=True, env=env)
 
     def wait_ready(self, timeout: float = 60.0) -> None:
         end = time.monotonic() + timeout
@@ -270,7 +273,8 @@ class Client(WSListener):
     def play(self) -> asyncio.Future[None]:
         """Sit, then answer every turn until the game ends (the future)."""
         self.playing = True
-        self.send({"type": "sit", "seat": self.seat})
+        if self.state is None or self.state["you"] != self.seat:  # (a table's creator sits already)
+            self.send({"type": "sit", "seat": self.seat})
         return self.over
 
     def on_message(self, msg: dict[str, Any], now: float) -> None:
@@ -437,7 +441,7 @@ def steady(stats: Stats) -> list[tuple[str, Any]]:
 
 
 def report(args: argparse.Namespace, db: str, stats: Stats, server_cpu: float | None,
-           client_cpu: float) -> None:
+           client_cpu: float, prefix: str = "") -> dict[str, Any]:
     lat = sorted(stats.latencies)
     fan = sorted(stats.fanout)
     seconds = stats.last_broadcast - stats.first_send if stats.first_send is not None else 0.0
@@ -459,7 +463,11 @@ def report(args: argparse.Namespace, db: str, stats: Stats, server_cpu: float | 
         ("errors", len(stats.errors)),
     ]
     for key, value in figures:
-        print(f"{key}={value}")
+        print(f"{prefix}{key}={value}")
+    return dict(figures)
+
+
+COMPARED = ("latency_ms_median", "latency_ms_p99", "fanout_ms_p99", "server_us_per_action")
 
 
 def series(stats: Stats, width: float) -> None:
@@ -495,9 +503,26 @@ def main() -> int:
     parser.add_argument("--series", type=float, default=0.0, metavar="SECONDS",
                         help="also print the latency per window of this many seconds of the run "
                         "(e.g. 0.1), to see where the slow actions are")
+    parser.add_argument("--baseline", metavar="SRC",
+                        help="first the same run against the server in SRC (an older checkout's src "
+                        "folder, e.g. from git worktree), then this one; prints both and the ratios")
     args = parser.parse_args()
     if args.quick:
         args.tables = 5
+    if not args.baseline:
+        return run_once(args, None, "")[0]
+    old_status, old = run_once(args, args.baseline, "baseline_")
+    status, new = run_once(args, None, "")
+    for key in COMPARED:
+        try:
+            print(f"ratio_{key}={float(new[key]) / float(old[key]):.2f}")  # this run / the baseline's
+        except (KeyError, ValueError, ZeroDivisionError):
+            print(f"ratio_{key}=nan")
+    return max(status, old_status)
+
+
+def run_once(args: argparse.Namespace, src: str | None, prefix: str) -> tuple[int, dict[str, Any]]:
+    """One benchmark run (the server from ``src``, else this checkout); its exit status and figures."""
 
     workdir = Path(tempfile.mkdtemp(prefix="tarot-bench-"))
     pg: tuple[str, str] | None = None
@@ -514,7 +539,7 @@ def main() -> int:
             db_url, db = args.db, args.db.split(":", 1)[0]
         else:
             db_url, db = f"sqlite:///{workdir / 'tarot.sqlite3'}", "sqlite"
-        server = Server(db_url, workdir)
+        server = Server(db_url, workdir, src)
         server.wait_ready()
         cpu0 = server.cpu_seconds()
         try:
@@ -546,14 +571,14 @@ def main() -> int:
             shutil.rmtree(workdir, ignore_errors=True)
     usage = resource.getrusage(resource.RUSAGE_SELF)
     client_cpu = usage.ru_utime + usage.ru_stime - client_cpu0.ru_utime - client_cpu0.ru_stime
-    report(args, db, stats, server_cpu, client_cpu)
+    figures = report(args, db, stats, server_cpu, client_cpu, prefix)
     if args.series > 0:
         series(stats, args.series)
     for line in stats.errors[:20]:
         print(f"error: {line}", file=sys.stderr)
     if len(stats.errors) > 20:
         print(f"error: … and {len(stats.errors) - 20} more", file=sys.stderr)
-    return 1 if stats.errors else 0
+    return (1 if stats.errors else 0), figures
 
 
 if __name__ == "__main__":
