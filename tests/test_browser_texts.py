@@ -1,35 +1,64 @@
-"""The browser client's two languages (static/app.js): every text it looks up exists in both,
-so switching to French never shows a raw key such as ``poigneeof``."""
+"""The browser client's two languages (static/i18n/*.json): every text it looks up exists in
+both, so switching to French never shows a raw key such as ``poigneeof``."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
+from typing import Any
 
-APP = Path(__file__).resolve().parents[1] / "src" / "tarot" / "server" / "static" / "app.js"
-KEY = re.compile(r'(?:^|[{,])\s*(\w+):\s*"', re.M)
+STATIC = Path(__file__).resolve().parents[1] / "src" / "tarot" / "server" / "static"
+APP = STATIC / "app.js"
 
 
-def dictionaries() -> dict[str, set[str]]:
-    source = APP.read_text(encoding="utf-8")
-    table = source[source.index("const T = {"):source.index("};\n", source.index("const T = {"))]
-    starts = [(m.group(1), m.end()) for m in re.finditer(r"^  (\w+): \{", table, re.M)]
-    out = {}
-    for i, (lang, start) in enumerate(starts):
-        end = starts[i + 1][1] if i + 1 < len(starts) else len(table)
-        out[lang] = set(KEY.findall(table[start:end]))
-    return out
+def texts(lang: str) -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+    return loaded
+
+
+def shape(value: Any) -> Any:
+    """The keys of a text tree, and the length of its lists (the cheat sheet's rows)."""
+    if isinstance(value, dict):
+        return {k: shape(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [shape(v) for v in value]
+    return str
 
 
 def test_both_languages_have_the_same_texts() -> None:
-    langs = dictionaries()
-    assert set(langs) == {"en", "fr"}
-    assert len(langs["en"]) > 50
-    assert langs["en"] - langs["fr"] == set(), "missing in French"
-    assert langs["fr"] - langs["en"] == set(), "missing in English"
+    assert sorted(p.stem for p in (STATIC / "i18n").glob("*.json")) == ["en", "fr"]
+    en, fr = texts("en"), texts("fr")
+    assert len(en) > 100
+    assert set(en) - set(fr) == set(), "missing in French"
+    assert set(fr) - set(en) == set(), "missing in English"
+    assert shape(en) == shape(fr)
+    assert all(isinstance(v, str) and v.strip() for k, v in en.items() if k != "help")
 
 
 def test_every_text_looked_up_exists() -> None:
-    used = set(re.findall(r'\bt\("(\w+)"\)', APP.read_text(encoding="utf-8")))
-    assert {"poigneeof", "poigneepick", "perdefender"} <= used
-    assert used - dictionaries()["en"] == set()
+    source = APP.read_text(encoding="utf-8")
+    used = set(re.findall(r'\bt\("(\w+)"\)', source))
+    assert {"poigneeof", "poigneepick", "perdefender", "nextdeal", "offline"} <= used
+    assert used - set(texts("en")) == set()
+
+
+def test_every_error_code_of_the_protocol_has_a_text() -> None:
+    """The errors a player can meet at a table are shown by their code, in both languages."""
+    for code in ("not_host", "game_running", "invite_only", "no_spectators", "no_table", "seat_taken",
+                 "seats_free", "too_many_tables", "not_seated", "illegal", "internal"):
+        assert texts("en")[f"err_{code}"] and texts("fr")[f"err_{code}"]
+
+
+def test_the_client_is_served_with_its_texts(tmp_path: Path) -> None:
+    import pytest
+
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from tarot.server.app import create_app
+
+    with TestClient(create_app(f"sqlite:///{tmp_path / 'tarot.sqlite3'}")) as client:
+        for lang in ("en", "fr"):
+            answer = client.get(f"/static/i18n/{lang}.json")
+            assert answer.status_code == 200 and answer.json() == texts(lang)

@@ -410,7 +410,9 @@ def test_cards_play_from_the_keyboard_and_a_double_click_plays_one(server: str, 
     keyboard = double = False
     end = time.monotonic() + 90
     while not (keyboard and double) and time.monotonic() < end:
-        if page.locator("button.bid").count():
+        if page.locator("#next-deal:enabled").count():  # everyone passed: on to the redeal
+            page.click("#next-deal")
+        elif page.locator("button.bid").count():
             page.locator("button.bid[data-bid='pass']").click()
         elif page.locator("#hand .card.legal").count() and not page.locator("#ecart").count():
             before = page.locator("#hand .card").count()

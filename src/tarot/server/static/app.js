@@ -1,67 +1,7 @@
 // The browser client: plain ES module, no build step. Protocol: docs/protocol.md.
-const T = {
-  en: {name: "Your display name", go: "Enter", lobby: "Open tables", create: "Create a table", players: "Players",
-    deals: "Deals", movetime: "Seconds per move (0 = off, or 5–600)", movetimerange: "0 (no clock) or 5 to 600 seconds", private: "Private (invite link)", spectators: "Spectators allowed",
-    join: "Open", none: "No open table yet.", sit: "Sit", bot: "Bot", search: "Search bot", leave: "Leave", seats: "Seats",
-    turn: "Turn", yourturn: "Your turn", pass: "Pass", prise: "Prise", garde: "Garde", garde_sans: "Garde sans",
-    garde_contre: "Garde contre", call: "Call", ecart: "Put aside", chelem: "Announce a chelem", nochelem: "No chelem",
-    poignee: "Show a poignée", poigneepick: "Choose the cards to show:", cancel: "Cancel", poigneeof: "Poignée of", ecarttrumps: "Trumps in the écart", chien: "Chien", last: "Previous trick", sheet: "Score sheet", deal: "Deal", result: "Result",
-    ranking: "Final ranking", newgame: "New game", options: "Options", save: "Save",
-    timeleft: "Time left", invite: "Invite link", away: "away", waiting: "Waiting for players", taker: "Taker",
-    contract: "Contract", called: "Called", commitment: "Deal commitment", seed: "Seed", salt: "Salt", annulled: "Annulled",
-    status_waiting: "waiting", status_playing: "playing", status_finished: "finished", select: "Choose", cards: "cards",
-    notallowed: "may not go in the écart (R11)", trumpsneeded: "trumps needed", auto: "played by the server",
-    timeout: "time ran out: the server played for", points: "points", oudlers: "oudlers", close: "Close", you: "you",
-    dealer: "dealer", spectator: "You are watching", oudler: "oudler", partner: "Partner", alone: "played alone",
-    needed: "needed", madeby: "made by", lostby: "failed by", base: "Base", petit_au_bout: "Petit au bout",
-    poigneeprime: "Poignée", chelemprime: "Chelem", announced: "announced", perdefender: "Per defender",
-    attack: "attack", defence: "defence", simple: "simple", double: "double", triple: "triple",
-    current: "Current trick", host: "host", heuristic: "heuristic", petit_sec: "petit sec",
-    all_pass: "everyone passed", leaveconfirm: "Leave the game? A bot takes your seat until it ends.",
-    ecartreason: "Kings and oudlers may not go in the écart; trumps only when nothing else can (R11)",
-    nextdeal: "Next deal", nextdealin: "next deal in", readywait: "waiting for", rematch: "Rematch",
-    copy: "Copy", copied: "Invite link copied", fairness: "Fairness", offline: "Connection lost — reconnecting…",
-    random: "random", search_bot: "search", chiencard: "from the chien",
-    err_not_host: "Only the host may do this", err_game_running: "Only between games",
-    err_invite_only: "This private table seats only those who have its invite link",
-    err_no_spectators: "This table does not allow spectators", err_no_table: "This table no longer exists",
-    err_seat_taken: "This seat is taken", err_seats_free: "Every seat must be taken",
-    err_too_many_tables: "You already have enough open tables: wait a little",
-    err_not_seated: "You do not sit at this table", err_illegal: "That move is not allowed",
-    err_flooding: "Too many messages", err_internal: "Something went wrong on the server"},
-  fr: {name: "Votre pseudo", go: "Entrer", lobby: "Tables ouvertes", create: "Créer une table", players: "Joueurs",
-    deals: "Donnes", movetime: "Secondes par coup (0 = sans, ou 5–600)", movetimerange: "0 (sans pendule) ou de 5 à 600 secondes", private: "Privée (lien d'invitation)",
-    spectators: "Spectateurs admis", join: "Ouvrir", none: "Aucune table ouverte.", sit: "S'asseoir", bot: "Robot",
-    search: "Robot recherche", leave: "Partir", seats: "Places", turn: "À jouer", yourturn: "À vous", pass: "Passe",
-    prise: "Prise", garde: "Garde", garde_sans: "Garde sans", garde_contre: "Garde contre", call: "Appeler",
-    ecart: "Écarter", chelem: "Annoncer un chelem", nochelem: "Pas de chelem", poignee: "Montrer une poignée",
-    chien: "Chien", last: "Pli précédent", sheet: "Feuille de marque", deal: "Donne", result: "Résultat",
-    ranking: "Classement final", newgame: "Nouvelle partie", options: "Options", save: "Enregistrer",
-    timeleft: "Temps restant", invite: "Lien d'invitation", away: "absent", waiting: "En attente de joueurs",
-    taker: "Preneur", contract: "Contrat", called: "Roi appelé", commitment: "Engagement de la donne", seed: "Graine",
-    salt: "Sel", annulled: "Annulée", status_waiting: "en attente", status_playing: "en jeu", status_finished: "terminée",
-    select: "Choisissez", cards: "cartes", notallowed: "ne peut pas aller à l'écart (R11)", trumpsneeded: "atouts requis",
-    auto: "joué par le serveur", timeout: "temps écoulé : le serveur a joué pour", points: "points", oudlers: "bouts",
-    close: "Fermer", you: "vous", dealer: "donneur", spectator: "Vous regardez",
-    poigneepick: "Choisissez les cartes à montrer :", cancel: "Annuler", poigneeof: "Poignée de",
-    ecarttrumps: "Atouts à l'écart", oudler: "bout", partner: "Partenaire", alone: "joue seul",
-    needed: "requis", madeby: "réussie de", lostby: "chutée de", base: "Base", petit_au_bout: "Petit au bout",
-    poigneeprime: "Poignée", chelemprime: "Chelem", announced: "annoncé", perdefender: "Par défenseur",
-    attack: "attaque", defence: "défense", simple: "simple", double: "double", triple: "triple",
-    current: "Pli en cours", host: "hôte", heuristic: "heuristique", petit_sec: "petit sec",
-    all_pass: "tout le monde a passé", leaveconfirm: "Quitter la partie ? Un robot prend votre place jusqu'à la fin.",
-    ecartreason: "Ni roi ni bout à l'écart ; des atouts seulement faute d'autres cartes (R11)",
-    nextdeal: "Donne suivante", nextdealin: "donne suivante dans", readywait: "on attend", rematch: "Revanche",
-    copy: "Copier", copied: "Lien d'invitation copié", fairness: "Équité", offline: "Connexion perdue — reconnexion…",
-    random: "aléatoire", search_bot: "recherche", chiencard: "du chien",
-    err_not_host: "Seul l'hôte peut le faire", err_game_running: "Seulement entre deux parties",
-    err_invite_only: "Cette table privée n'accueille que ceux qui ont son lien d'invitation",
-    err_no_spectators: "Cette table n'admet pas de spectateurs", err_no_table: "Cette table n'existe plus",
-    err_seat_taken: "Cette place est prise", err_seats_free: "Toutes les places doivent être prises",
-    err_too_many_tables: "Vous avez déjà assez de tables ouvertes : patientez un peu",
-    err_not_seated: "Vous n'êtes pas assis à cette table", err_illegal: "Ce coup n'est pas permis",
-    err_flooding: "Trop de messages", err_internal: "Une erreur est survenue sur le serveur"},
-};
+// The texts: one JSON file per language (static/i18n/), which the tests read too.
+const T = Object.fromEntries(await Promise.all(["en", "fr"].map(async (l) =>
+  [l, await (await fetch(`/static/i18n/${l}.json`)).json()])));
 let lang = localStorage.getItem("tarot.lang") || (navigator.language || "en").slice(0, 2);
 if (!T[lang]) lang = "en";
 document.documentElement.lang = lang;
@@ -555,28 +495,8 @@ function sheetView(game) {
 
 // The cheat sheet (the header's "?"), for this table's player count (R14's poignées).
 const POIGNEES = {3: [13, 15, 18], 4: [10, 13, 15], 5: [8, 10, 13]};
-const HELP = {
-  en: {title: "Cheat sheet", values: "Card values", valuesRows: [["Oudlers (21, Petit, Excuse), kings", "4.5"],
-      ["Queens", "3.5"], ["Knights", "2.5"], ["Jacks", "1.5"], ["Other cards", "0.5"]],
-    targets: "Points needed by oudlers", targetsRows: [["0", "56"], ["1", "51"], ["2", "41"], ["3", "36"]],
-    contracts: "Contracts", contractsRows: [["Prise", "× 1"], ["Garde", "× 2"], ["Garde sans (chien to the taker, unseen)", "× 4"],
-      ["Garde contre (chien to the defence)", "× 6"]],
-    score: "Score: (25 + margin) × multiplier; Petit au bout 10 × multiplier; poignée 20 / 30 / 40 to the winning side; chelem +400 announced, +200 not, −200 announced and missed.",
-    poignees: "Poignées (trumps shown)", sizes: ["simple", "double", "triple"],
-    play: "Play: follow the suit led; without it, trump (higher than the trumps played if you can); without trumps, any card. The Excuse can be played at any time and stays with its side (a card of no value is given in exchange). Play passes to the right (counter-clockwise).",
-    close: "Close"},
-  fr: {title: "Aide-mémoire", values: "Valeur des cartes", valuesRows: [["Bouts (21, Petit, Excuse), rois", "4,5"],
-      ["Dames", "3,5"], ["Cavaliers", "2,5"], ["Valets", "1,5"], ["Autres cartes", "0,5"]],
-    targets: "Points à faire selon les bouts", targetsRows: [["0", "56"], ["1", "51"], ["2", "41"], ["3", "36"]],
-    contracts: "Contrats", contractsRows: [["Prise", "× 1"], ["Garde", "× 2"], ["Garde sans (chien au preneur, non montré)", "× 4"],
-      ["Garde contre (chien à la défense)", "× 6"]],
-    score: "Marque : (25 + écart de points) × multiplicateur ; Petit au bout 10 × multiplicateur ; poignée 20 / 30 / 40 au camp gagnant ; chelem +400 annoncé, +200 non annoncé, −200 annoncé et chuté.",
-    poignees: "Poignées (atouts montrés)", sizes: ["simple", "double", "triple"],
-    play: "Jeu : on fournit la couleur demandée ; à défaut on coupe (en montant sur les atouts joués si possible) ; sans atout on défausse. L'Excuse se joue à tout moment et reste à son camp (contre une carte basse donnée en échange). On joue vers la droite (sens inverse des aiguilles d'une montre).",
-    close: "Fermer"},
-};
 function helpSheet() {
-  const H = HELP[lang], n = S.state ? S.state.table.seats.length : 4;
+  const H = T[lang].help, n = S.state ? S.state.table.seats.length : 4;
   const grid = (rows) => h("table", {class: "primes"}, h("tbody", {}, rows.map((r) => h("tr", {}, r.map((x) => h("td", {}, x))))));
   return [h("h3", {}, H.title),
     h("h4", {}, H.values), grid(H.valuesRows), h("h4", {}, H.targets), grid(H.targetsRows),
