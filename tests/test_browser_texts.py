@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 STATIC = Path(__file__).resolve().parents[1] / "src" / "tarot" / "server" / "static"
-APP = STATIC / "app.js"
+MODULES = sorted((STATIC / "js").rglob("*.js"))
 
 
 def texts(lang: str) -> dict[str, Any]:
@@ -37,7 +37,7 @@ def test_both_languages_have_the_same_texts() -> None:
 
 
 def test_every_text_looked_up_exists() -> None:
-    source = APP.read_text(encoding="utf-8")
+    source = "\n".join(m.read_text(encoding="utf-8") for m in MODULES)
     used = set(re.findall(r'\bt\("(\w+)"\)', source))
     assert {"poigneeof", "poigneepick", "perdefender", "nextdeal", "offline"} <= used
     assert used - set(texts("en")) == set()
@@ -62,3 +62,17 @@ def test_the_client_is_served_with_its_texts(tmp_path: Path) -> None:
         for lang in ("en", "fr"):
             answer = client.get(f"/static/i18n/{lang}.json")
             assert answer.status_code == 200 and answer.json() == texts(lang)
+
+
+def test_the_client_is_modules_with_one_click_listener() -> None:
+    """No click handler on an element: clicks go through main.js's one delegated listener."""
+    names = {m.relative_to(STATIC / "js").as_posix() for m in MODULES}
+    assert {"main.js", "net.js", "state.js", "i18n.js", "cards.js", "views/lobby.js", "views/table.js",
+            "views/result.js", "views/sheet.js"} <= names
+    sources = {m.name: m.read_text(encoding="utf-8") for m in MODULES}
+    assert not [name for name, source in sources.items() if "onclick" in source]
+    clicks = {name: source.count('addEventListener("click"') for name, source in sources.items()}
+    assert {name: n for name, n in clicks.items() if n} == {"main.js": 1}
+    assert 'document.addEventListener("click"' in sources["main.js"]
+    net = (STATIC / "js" / "net.js").read_text(encoding="utf-8")
+    assert "switch (m.type)" in net and "default:" in net  # an unknown message is reported

@@ -342,9 +342,13 @@ def test_leaving_a_game_in_progress_asks_first(server: str, browser: Any) -> Non
     page.close()
 
 
-def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).bounding_box()
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+def centres_x(page: Any, selectors: list[str]) -> list[float]:
+    """The horizontal centres of the elements, read in one go (an event may redraw the felt
+    between two separate reads)."""
+    xs: list[float] = page.evaluate("""(sels) => sels.map((sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return r.x + r.width / 2; })""", selectors)
+    return xs
 
 
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
@@ -363,21 +367,24 @@ def test_the_next_seat_sits_on_your_right_and_a_phone_shows_everything_apart(
     enter(page, server, "Maximilienne-Alexandrine de la Tour")
     create(page, players, deals=1)
     sit_with_bots(page, players)
-    me_x, _ = centre(page, ".seat[data-seat='0'] .name")
-    next_x, _ = centre(page, ".seat[data-seat='1'] .name")
-    before_x, _ = centre(page, f".seat[data-seat='{players - 1}'] .name")
+    me_x, next_x, before_x = centres_x(page, [".seat[data-seat='0'] .name", ".seat[data-seat='1'] .name",
+                                              f".seat[data-seat='{players - 1}'] .name"])
     assert next_x > me_x > before_x
     checked = 0
     end = time.monotonic() + 60
     while checked < 6 and time.monotonic() < end:
         # measured in one go: an event may redraw the felt between two separate reads
-        boxes, width, cut = page.evaluate("""() => [
+        # (a card still sliding in is measured where it lands)
+        boxes, width, cut = page.evaluate("""async () => {
+            for (let i = 0; i < 20 && document.getAnimations().length; i++)
+                await Promise.all(document.getAnimations().map((a) => a.finished.catch(() => null)));
+            return [
             [...document.querySelectorAll('.seat .name, .seat .played .card, #actions button')].map((el) => {
                 const r = el.getBoundingClientRect();
                 return {x: r.x, y: r.y, width: r.width, height: r.height}; }),
             document.documentElement.scrollWidth,
             (() => { const el = document.querySelector(".seat[data-seat='0'] .name");
-                     return [el.scrollWidth, el.clientWidth]; })()]""")
+                     return [el.scrollWidth, el.clientWidth]; })()]; }""")
         for i, a in enumerate(boxes):
             for b in boxes[i + 1:]:
                 assert not overlap(a, b), (a, b)

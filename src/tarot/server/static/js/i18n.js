@@ -1,0 +1,21 @@
+// The texts: one JSON file per language (static/i18n/), which the server serves and the tests read.
+export const LANGS = ["en", "fr"];
+const T = Object.fromEntries(await Promise.all(LANGS.map(async (l) =>
+  [l, await (await fetch(`/static/i18n/${l}.json`)).json()])));
+
+let current = localStorage.getItem("tarot.lang") || (navigator.language || "en").slice(0, 2);
+if (!T[current]) current = "en";
+document.documentElement.lang = current;
+
+export const lang = () => current;
+export function setLang(l) {
+  current = l;
+  localStorage.setItem("tarot.lang", l);
+  document.documentElement.lang = l;
+}
+export const t = (k) => T[current][k] ?? k;
+export const texts = () => T[current];
+// French counts 0 and 1 in the singular (0 bout, 1 bout), English only 1 (1 oudler, 0 oudlers).
+export const plural = (n) => (current === "fr" ? n > 1 : n !== 1);
+export const oudlersText = (n) => `${n} ${t(plural(n) ? "oudlers" : "oudler")}`;
+export const signed = (x) => (x > 0 ? "+" : "") + x;

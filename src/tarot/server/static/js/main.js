@@ -1,0 +1,221 @@
+// The browser client: ES modules, no build step. Protocol: docs/protocol.md.
+//   net.js the websocket · state.js what the page knows · i18n.js the texts (static/i18n/)
+//   cards.js the cards · views/ one module per screen (lobby, table, result, sheet, help, forms)
+// Clicks go through one listener (``data-action``); the page is redrawn by region.
+import {sortCards} from "./cards.js";
+import {$, h, toast} from "./dom.js";
+import {lang, setLang, t, texts} from "./i18n.js";
+import {connect, send} from "./net.js";
+import {S} from "./state.js";
+import {kept, nameForm} from "./views/forms.js";
+import {helpSheet} from "./views/help.js";
+import {lobbyView} from "./views/lobby.js";
+import {tableRegions, timerText} from "./views/table.js";
+
+const JOIN_REFUSED = new Set(["no_table", "no_spectators"]);  // a table's page cannot open
+
+// --- messages from the server --------------------------------------------------------------
+
+const handlers = {
+  welcome(m) {
+    S.me = m.player; S.token = m.token; localStorage.setItem("tarot.token", m.token);
+    window.tarotReady = true;
+    route();
+  },
+  lobby(m) {
+    S.lobby = m.tables; window.tarotLobbyUpdates = (window.tarotLobbyUpdates || 0) + 1;  // tests wait on it
+    if (!S.table) render();
+  },
+  created(m) { location.hash = "#/t/" + m.table; },
+  invite(m) { if (m.table === S.table) { S.invite = m.code; render(); } },
+  snapshot(m) { tableMessage(m); },
+  event(m) { tableMessage(m); },
+  error(m) {
+    // Texts by code, in the player's language; a refused move is not shown when the table has
+    // moved on since the click (a stale click: nothing the player needs to read).
+    if (m.code === "illegal" && S.sentAt !== S.version) return;
+    toast(texts()["err_" + m.code] ?? m.reason);
+    if (JOIN_REFUSED.has(m.code)) location.hash = "#/";  // the lobby, not a blank page
+  },
+};
+
+function tableMessage(m) {
+  if (m.table !== S.table) return;
+  if (m.type === "event" && S.version != null && m.version > S.version + 1) {
+    send({type: "join", table: S.table, since: S.version}); return;
+  }
+  if (m.type === "event" && !S.state) return;  // the snapshot that follows a join comes first
+  // a snapshot holds the whole state; an event only the keys that changed
+  S.state = m.type === "snapshot" ? m.state : Object.assign({}, S.state, m.state); S.version = m.version;
+  S.timeLeft = m.state.time_left; S.timerAt = performance.now();
+  if (m.type === "event") onEvent(m.event);
+  const v = S.state.view, mine = !!v && v.turn != null && v.turn === S.state.you;
+  if (mine && !S.wasMyTurn && S.sound) chime();
+  S.wasMyTurn = mine;
+  render();
+}
+
+function onEvent(ev) {
+  if (ev.kind === "action") {
+    if (ev.by === "timeout") toast(`${t("timeout")} ${S.state.table.seats[ev.seat]?.name ?? "?"}`);
+    S.selected.clear(); S.poignee = null;
+    S.lastPlayed = ev.action.play ?? null;
+  }
+  if (ev.kind === "deal_end") S.resultShown = ev.deal + ":" + (S.state.game ? S.state.game.number : 0);
+  if (ev.kind === "deal_start") S.showLastAt = null;
+}
+
+function route() {
+  // #/t/<table> watches a table; #/t/<table>/<code> is a private table's invite link
+  const m = location.hash.match(/^#\/t\/([\w-]+)(?:\/([\w-]+))?/);
+  if ((m ? m[1] : null) !== S.table) { S.kept.clear(); S.invite = null; }
+  S.state = null; S.version = null; S.selected.clear();
+  if (m) { S.table = m[1]; send({type: "join", table: S.table, ...(m[2] ? {invite: m[2]} : {})}); }
+  else { S.table = null; send({type: "lobby"}); }
+  render();
+}
+window.addEventListener("hashchange", route);
+
+// --- drawing -----------------------------------------------------------------------------------
+
+let screen = null;  // what #app shows: "name", "lobby", "table" (its regions are kept)
+const drawn = new Map();  // region id → the key it was drawn with
+
+function render() {
+  $("#lang").textContent = lang() === "fr" ? "EN" : "FR";
+  $("#me").textContent = S.me ? S.me.name : "";
+  const app = $("#app");
+  const focused = document.activeElement;  // a kept form's field keeps the focus and the caret
+  let caret = null;
+  try { caret = focused && focused.selectionStart != null ? [focused.selectionStart, focused.selectionEnd] : null; } catch (e) { caret = null; }
+  try { draw(app); } finally {
+    if (focused && focused !== document.activeElement && focused.isConnected) {
+      focused.focus();
+      if (caret) try { focused.setSelectionRange(caret[0], caret[1]); } catch (e) { /* number inputs have no caret */ }
+    }
+  }
+}
+
+function show(name, ...nodes) {
+  screen = name; drawn.clear();
+  $("#app").replaceChildren(...nodes.filter(Boolean));
+}
+
+function draw(app) {
+  if (!S.name) return show("name", kept("name", nameForm));
+  if (!S.me) return show("wait");
+  if (!S.table) return show("lobby", lobbyView());
+  if (!S.state) return show("wait");
+  const regions = tableRegions();
+  if (screen !== "table") show("table", ...regions.map((r) => h("div", {id: "r-" + r.id, class: "region"})));
+  for (const r of regions) {
+    if (drawn.get(r.id) === r.key) continue;  // unchanged: left as it is (and its buttons with it)
+    drawn.set(r.id, r.key);
+    const node = r.build();
+    app.querySelector("#r-" + r.id).replaceChildren(...(node ? [node] : []));
+  }
+}
+
+// --- what the player does: one listener for every click ---------------------------------------
+
+// One action per position: a double-click, or a click while the last one travels, sends nothing more.
+function act(action) {
+  if (S.sentAt === S.version) return;
+  S.sentAt = S.version;
+  send({type: "act", action});
+}
+
+function toggle(card) { S.selected.has(card) ? S.selected.delete(card) : S.selected.add(card); render(); }
+
+const ACTIONS = {
+  "sit": (el) => send({type: "sit", seat: +el.dataset.seat}),
+  "add-bot": (el) => send({type: "add_bot", seat: +el.dataset.seat, bot: el.dataset.bot}),
+  "remove-bot": (el) => send({type: "remove_bot", seat: +el.dataset.seat}),
+  "new-game": () => send({type: "new_game"}),
+  "next-deal": () => send({type: "next_deal"}),
+  "bid": (el) => act({bid: el.dataset.bid}),
+  "call": (el) => act({call: el.dataset.call}),
+  "chelem": (el) => act({chelem: el.dataset.chelem === "true"}),
+  "play": (el) => act({play: el.dataset.card}),
+  "toggle": (el) => toggle(el.dataset.card),
+  "ecart": () => act({ecart: [...S.selected]}),
+  "poignee-start": (el) => {
+    // Start from the lowest trumps (the Excuse only when they fall short); the player edits.
+    const count = +el.dataset.count, po = S.state.view.poignee_options;
+    const trumps = sortCards(po.allowed.filter((c) => c !== "EX")).reverse();
+    S.selected = new Set(trumps.length >= count ? trumps.slice(0, count) : [...trumps, "EX"]);
+    S.poignee = count; render();
+  },
+  "poignee-show": () => { const cards = [...S.selected]; S.poignee = null; S.selected.clear(); act({poignee: cards}); },
+  "poignee-cancel": () => { S.poignee = null; S.selected.clear(); render(); },
+  "show-last": () => {
+    const v = S.state.view;
+    S.showLastAt = S.showLastAt === v.tricks_done ? null : v.tricks_done; render();
+  },
+  "close-result": () => { S.resultShown = null; render(); },
+  "copy-invite": () => copyText($("#invite-link").value),
+  "leave": () => {
+    if (S.state.you >= 0 && S.state.table.status === "playing" && !confirm(t("leaveconfirm"))) return;
+    send({type: "leave"}); location.hash = "#/";
+  },
+};
+
+document.addEventListener("click", (e) => {
+  const el = e.target.closest("[data-action]");
+  if (!el || el.disabled) return;
+  const action = ACTIONS[el.dataset.action];
+  if (action) action(el); else console.warn("no such action:", el.dataset.action);
+});
+// Enter or Space on a focused card is a click on it.
+document.addEventListener("keydown", (e) => {
+  const el = e.target;
+  if ((e.key === "Enter" || e.key === " ") && el.classList && el.classList.contains("card")) { e.preventDefault(); el.click(); }
+});
+// An opened <details> (the fairness panels) stays open across redraws.
+document.addEventListener("toggle", (e) => {
+  const id = e.target.id;
+  if (!id) return;
+  if (e.target.open) S.open.add(id); else S.open.delete(id);
+}, true);
+
+function copyText(text) {
+  const done = () => toast(t("copied"));
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(text).then(done, () => {});
+  else { $("#invite-link").select(); document.execCommand("copy"); done(); }
+}
+
+function chime() {
+  // An optional sound when it becomes your turn (the header's ♪ switch).
+  try {
+    const ctx = chime.ctx || (chime.ctx = new AudioContext()), osc = ctx.createOscillator(), g = ctx.createGain();
+    osc.frequency.value = 660; g.gain.setValueAtTime(0.15, ctx.currentTime);
+    g.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.3);
+    osc.connect(g).connect(ctx.destination); osc.start(); osc.stop(ctx.currentTime + 0.3);
+  } catch (e) { /* no audio here */ }
+}
+
+// --- the header ------------------------------------------------------------------------------
+
+function soundButton() { const b = $("#sound"); b.setAttribute("aria-pressed", S.sound); b.textContent = S.sound ? "♪ on" : "♪ off"; }
+Object.assign(ACTIONS, {
+  "lang": () => { setLang(lang() === "fr" ? "en" : "fr"); $("#offline").textContent = t("offline"); screen = null; render(); },
+  "sound": () => {
+    S.sound = !S.sound; localStorage.setItem("tarot.sound", S.sound ? "on" : "off"); soundButton(); if (S.sound) chime();
+  },
+  "help": () => { const d = $("#cheat"); d.replaceChildren(...helpSheet()); d.showModal(); },
+});
+soundButton();
+
+// The clocks tick by changing their text only (a redraw each second would lose clicks).
+setInterval(() => {
+  const el = $("#timer");
+  if (el && S.state && S.timeLeft != null) el.textContent = timerText();
+  const nd = $("#next-deal-in");
+  if (nd && S.state && S.state.next_deal) {
+    const left = Math.max(0, Math.round(S.state.next_deal.time_left - (performance.now() - S.timerAt) / 1000));
+    nd.textContent = nd.textContent.replace(/\d+ s/, left + " s");
+  }
+}, 1000);
+
+connect(handlers);
+render();

@@ -1,0 +1,42 @@
+// The forms: the name, a table's options. A form survives re-renders (lobby updates, events):
+// rebuilding it would wipe what the person is typing, so it is rebuilt only when its key
+// (language, values shown) changes.
+import {h} from "../dom.js";
+import {lang, t} from "../i18n.js";
+import {send} from "../net.js";
+import {S} from "../state.js";
+
+export function kept(key, make) {
+  const k = lang() + "|" + key;
+  if (!S.kept.has(k)) S.kept.set(k, make());
+  return S.kept.get(k);
+}
+
+export function nameForm() {
+  const input = h("input", {id: "name", maxlength: 40, required: true, autofocus: true});
+  return h("form", {class: "panel", onsubmit: (e) => {
+    e.preventDefault(); S.name = input.value.trim(); if (!S.name) return;
+    localStorage.setItem("tarot.name", S.name); send({type: "hello", name: S.name, token: S.token});
+  }}, h("label", {for: "name"}, t("name") + " "), input, " ", h("button", {class: "primary", id: "enter"}, t("go")));
+}
+
+// ``type``: the message the form sends with its options (create_table, set_options).
+export function optionsForm(opts, label, type) {
+  const f = h("form", {class: "grid", id: "options"});
+  const sel = h("select", {name: "players"}, [3, 4, 5].map((n) => h("option", {value: n, selected: n === opts.players}, n)));
+  f.append(h("label", {}, t("players")), sel,
+    h("label", {}, t("deals")), h("input", {name: "deals", type: "number", min: 1, max: 40, value: opts.deals}),
+    // the clock: 0 (none) or 5 to 600 seconds; other values are refused with the range, not changed
+    h("label", {}, t("movetime")), h("input", {name: "move_time", type: "number", min: 0, max: 600, value: opts.move_time || 0,
+      oninput: (e) => { const x = +e.target.value; e.target.setCustomValidity(x > 0 && x < 5 ? t("movetimerange") : ""); }}),
+    h("label", {}, t("private")), h("input", {name: "private", type: "checkbox", checked: !!opts.private}),
+    h("label", {}, t("spectators")), h("input", {name: "spectators", type: "checkbox", checked: opts.spectators !== false}),
+    h("span"), h("button", {class: "primary", id: "submit-options"}, label));
+  f.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const mt = +f.move_time.value;
+    send({type, options: {players: +f.players.value, deals: +f.deals.value, move_time: mt > 0 ? mt : null,
+      private: f.private.checked, spectators: f.spectators.checked}});
+  });
+  return f;
+}

@@ -1,0 +1,20 @@
+// The lobby: the create form on top, then the open tables with their options.
+import {h} from "../dom.js";
+import {plural, t} from "../i18n.js";
+import {S} from "../state.js";
+import {kept, optionsForm} from "./forms.js";
+
+export function lobbyView() {
+  const rows = S.lobby.map((tb) => h("tr", {},
+    h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase()}` +
+      (tb.options.move_time ? ` · ${tb.options.move_time}s` : "") + (tb.options.spectators ? "" : ` · ${t("nospectators")}`)),
+    h("td", {class: "who"}, tb.seats.map((s) => (s.host ? "★ " : "") + (s.name || "—")).join(", ")),
+    h("td", {}, t("status_" + tb.status)),
+    h("td", {}, h("a", {href: "#/t/" + tb.id}, h("button", {}, t("join"))))));
+  return h("div", {},
+    h("section", {class: "panel"}, h("h2", {}, t("create")),
+      kept("create", () => optionsForm({players: 4, deals: 4, move_time: null, private: false, spectators: true},
+        t("create"), "create_table"))),
+    h("section", {class: "panel"}, h("h2", {}, t("lobby")),
+      rows.length ? h("table", {class: "tables"}, h("tbody", {}, rows)) : h("p", {}, t("none"))));
+}

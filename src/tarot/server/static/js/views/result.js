@@ -1,0 +1,42 @@
+// A deal's result (over the felt between deals, or reopened later) and the final ranking.
+import {h} from "../dom.js";
+import {oudlersText, signed, t} from "../i18n.js";
+import {S, seatName} from "../state.js";
+
+export function resultView(r, extra = null) {
+  // Every figure of the deal (R20–R24): who took, with whom, the count against the target, the
+  // base and each prime (signed for the attack; they add up to what each defender pays), each score.
+  const res = r.result, row = r.row;
+  const box = h("section", {class: "panel result", id: "result"}, h("h3", {}, `${t("result")} — ${t("deal")} ${row.deal ?? "–"}`));
+  if (res.annulled) box.append(h("p", {}, `${t("annulled")} (${t(res.annulled)})`));
+  else {
+    const who = [`${t("taker")}: ${seatName(row.taker)}`, t(row.contract)];
+    if (S.state.table.seats.length === 5)
+      who.push(row.partner == null ? t("alone") : `${t("partner")}: ${seatName(row.partner)}`);
+    box.append(h("p", {class: "who"}, who.join(" · ")),
+      h("p", {class: "count"}, `${row.points} ${t("points")}, ${row.target} ${t("needed")} (${oudlersText(row.oudlers)}) · `,
+        h("b", {}, `${t(row.made ? "madeby" : "lostby")} ${row.margin}`)));
+    const lines = [[t("base"), `(25 + ${row.margin}) × ${row.multiplier}`, row.base, "base"]];
+    if (row.petit_au_bout) lines.push([t("petit_au_bout"), t(row.petit_au_bout), row.petit_au_bout_prime, "petit"]);
+    if (row.poignees.length) lines.push([t("poigneeprime"), row.poignees.map(t).join(", "), row.poignee_prime, "poignee"]);
+    if (row.chelem_prime) lines.push([t("chelemprime"), [row.chelem ? t(row.chelem) : "", row.chelem_announced ? t("announced") : ""]
+      .filter(Boolean).join(", "), row.chelem_prime, "chelem"]);
+    lines.push([t("perdefender"), "", row.per_defender, "total"]);
+    box.append(h("table", {class: "primes"}, h("tbody", {}, lines.map(([label, why, x, key]) =>
+      h("tr", {class: key}, h("th", {}, label), h("td", {}, why), h("td", {class: "num"}, signed(x)))))));
+    box.append(h("p", {class: "scores"}, S.state.table.seats.map((s, i) => `${s.name}: ${signed(row.scores[i])}`).join(" · ")));
+  }
+  // the seed and salt that the deal's commitment promised: checkable, not in the way
+  box.append(h("details", {class: "fairness", id: "result-fairness", open: S.open.has("result-fairness")},
+    h("summary", {}, t("fairness")),
+    h("p", {class: "mono"}, `${t("commitment")}: ${r.commitment}`, h("br"), `${t("seed")}: ${r.seed} · ${t("salt")}: ${r.salt}`)));
+  if (extra) { box.classList.add("overlay"); box.append(extra); }
+  else box.append(h("button", {"data-action": "close-result"}, t("close")));
+  return box;
+}
+
+export function rankingView(ranking) {
+  return h("section", {class: "panel", id: "ranking"}, h("h3", {}, t("ranking")),
+    // equal totals share a place (1, 1, 1, 4): the list shows the server's rank, not the position
+    h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1}, `${seatName(r.seat)}: ${r.total}`))));
+}

@@ -1,0 +1,21 @@
+// The score sheet (R25).
+import {h} from "../dom.js";
+import {oudlersText, signed, t} from "../i18n.js";
+import {S, seatName} from "../state.js";
+
+export function sheetView(game) {
+  // Per deal the taker (and partner), contract, oudlers, points against the target, the result,
+  // and each player's score under the running total. Scrolls sideways on a phone.
+  const seats = S.state.table.seats;
+  const contractCell = (r) => {
+    if (r.annulled) return t("annulled");
+    const who = seatName(r.taker) + (r.partner != null ? ` + ${seatName(r.partner)}` : "");
+    return [`${who} · ${t(r.contract)} ${r.made ? "✓" : "✗"}`, h("br"),
+      h("small", {}, `${oudlersText(r.oudlers)} · ${r.points}/${r.target}`)];
+  };
+  return h("section", {class: "panel", id: "sheet"}, h("h3", {}, t("sheet")),
+    h("div", {class: "sheet-wrap"}, h("table", {class: "sheet"},
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), seats.map((s) => h("th", {}, s.name)))),
+      h("tbody", {}, game.sheet.map((r) => h("tr", {}, h("td", {}, r.deal ?? "–"), h("td", {class: "what"}, contractCell(r)),
+        r.totals.map((x, i) => h("td", {}, h("b", {}, x), h("br"), h("small", {}, signed(r.scores[i]))))))))));
+}

@@ -1,0 +1,216 @@
+// The table's screen, by region: the info bar, the felt (seats, played cards, the centre, the
+// result between deals), the player's actions and hand, the tools, and the panels below. Each
+// region has a key; main.js redraws a region only when its key changed.
+import {cardEl, cardName, sortCards} from "../cards.js";
+import {h} from "../dom.js";
+import {lang, t} from "../i18n.js";
+import {S, seatName, seatsLeft} from "../state.js";
+import {optionsForm, kept} from "./forms.js";
+import {rankingView, resultView} from "./result.js";
+import {sheetView} from "./sheet.js";
+
+export function timerText() {
+  return `${t("timeleft")}: ${Math.max(0, Math.round(S.timeLeft - (performance.now() - S.timerAt) / 1000))}s`;
+}
+
+const amHost = () => !!S.me && S.state.table.host === S.me.id;
+
+export function tableRegions() {
+  const st = S.state, v = st.view;
+  // what the player does on this page, in every key: a click that changes it redraws
+  const ui = JSON.stringify([lang(), [...S.selected], S.showLastAt, S.poignee, S.invite, S.resultShown, [...S.open]]);
+  const live = `${S.version}|${ui}`;
+  const game = st.game;
+  return [
+    {id: "info", key: live, build: infoView},
+    {id: "felt-wrap", key: live, build: feltView},
+    {id: "actions-wrap", key: live, build: () => (v && st.you >= 0 ? actionsView(v) : null)},
+    {id: "hand-wrap", key: live, build: () => (v && st.you >= 0 ? handView(v) : null)},
+    {id: "tools-wrap", key: live, build: toolsView},
+    {id: "ranking-wrap", key: `${lang()}|${JSON.stringify(game && game.ranking)}`,
+      build: () => (game && game.ranking ? rankingView(game.ranking) : null)},
+    {id: "sheet-wrap-region", key: `${lang()}|${JSON.stringify(game && game.sheet)}|${st.table.seats.map((s) => s.name)}`,
+      build: () => (game && game.sheet.length ? sheetView(game) : null)},
+    {id: "host-wrap", key: `${lang()}|${st.table.status}|${amHost()}|${JSON.stringify(st.table.options)}`, build: hostView},
+  ];
+}
+
+function infoView() {
+  const st = S.state, tb = st.table, v = st.view, you = st.you;
+  const info = h("div", {id: "info", class: "panel"});
+  if (st.game) {
+    info.append(h("span", {}, `${t("deal")} ${st.game.played + (tb.status === "playing" ? 1 : 0)}/${st.game.deals}`));
+    if (st.game.commitment) info.append(h("details", {id: "fairness", open: S.open.has("fairness")}, h("summary", {}, t("fairness")),
+      h("span", {class: "mono"}, `${t("commitment")}: ${st.game.commitment}`)));
+  }
+  if (v) {
+    if (v.contract) info.append(h("span", {}, `${t("taker")}: ${seatName(v.taker)} · ${t(v.contract)}`));
+    if (v.called) info.append(h("span", {}, `${t("called")}: `, cardEl(v.called, "small")));
+    if (v.turn != null) info.append(h("span", {id: "turn"}, v.turn === you ? h("b", {}, t("yourturn")) : `${t("turn")}: ${seatName(v.turn)}`));
+    if (S.timeLeft != null && v.turn != null) info.append(h("span", {id: "timer"}, timerText()));
+  } else if (tb.status === "waiting") info.append(h("span", {}, t("waiting")));
+  if (tb.options.private && S.invite) {
+    const link = `${location.origin}/#/t/${tb.id}/${S.invite}`;
+    info.append(h("span", {id: "invite"}, `${t("invite")}: `, h("input", {readonly: true, value: link, size: 24, id: "invite-link"}),
+      h("button", {id: "copy-invite", "data-action": "copy-invite"}, t("copy"))));
+  }
+  if (you < 0) info.append(h("span", {}, t("spectator")));
+  return info;
+}
+
+function lastTrick(v) { return v && v.tricks.length ? v.tricks[v.tricks.length - 1] : null; }
+
+function feltView() {
+  const st = S.state, tb = st.table, v = st.view, you = st.you, n = tb.seats.length, host = amHost();
+  const felt = h("div", {id: "felt"});
+  const me = you >= 0 ? you : 0;
+  const last = lastTrick(v);
+  // the previous trick: on request while the next is played (until it is gathered), and alone
+  // on the felt between two tricks
+  const showLast = v && last && (S.showLastAt === v.tricks_done || v.trick.length === 0);
+  for (let i = 0; i < n; i++) {
+    // Play passes counter-clockwise (R4): position 1, the next seat, is drawn on your right.
+    const s = tb.seats[i], pos = (i - me + n) % n;
+    const el = h("div", {class: `seat p${n} pos-${pos}` + (v && v.turn === i ? " turn" : ""), "data-seat": i});
+    el.append(h("span", {class: "name", title: s.name || ""}, (s.host ? h("span", {class: "star", title: t("host")}, "★ ") : null),
+      s.name || "—", s.bot ? h("span", {class: "badge"}, t(s.bot)) : null, s.away ? h("span", {class: "badge"}, t("away")) : null,
+      v && v.dealer === i ? h("span", {class: "badge", title: t("dealer")}, "D") : null,
+      v && v.taker === i ? h("span", {class: "badge"}, t("taker")) : null,
+      v ? h("span", {class: "badge"}, v.hand_sizes[i]) : null));
+    if (!s.taken && tb.status !== "playing") {
+      el.append(h("div", {},
+        you < 0 ? h("button", {class: "sit", "data-action": "sit", "data-seat": i}, t("sit")) : null,
+        host ? h("button", {class: "add-bot", "data-action": "add-bot", "data-seat": i, "data-bot": "heuristic"}, t("bot")) : null,
+        host ? h("button", {class: "add-search", "data-action": "add-bot", "data-seat": i, "data-bot": "search"}, t("search")) : null));
+    } else if (s.bot && host && tb.status !== "playing") {
+      el.append(h("div", {}, h("button", {"data-action": "remove-bot", "data-seat": i}, "✕")));
+    }
+    const played = h("div", {class: "played"});
+    if (v) {
+      let card = null;
+      if (showLast && last) card = last.cards[(i - last.leader + n) % n];
+      else if (v.trick_leader != null) card = v.trick[(i - v.trick_leader + n) % n];
+      // the card just played comes in from its seat's side (not again at each redraw)
+      const fresh = !showLast && S.lastPlayed === card ? ` fresh from-${pos}` : "";
+      if (card) played.append(cardEl(card, (showLast && last && last.winner === i ? "winner" : "") + fresh));
+    }
+    el.append(played);
+    felt.append(el);
+  }
+  felt.append(centreView(v, showLast ? last : null));
+  // Between two deals the result sits over the felt, with the button for the next deal.
+  if (st.next_deal && st.last_result) felt.append(resultView(st.last_result, nextDealBox(st)));
+  return felt;
+}
+
+function centreView(v, last) {
+  const center = h("div", {id: "center"});
+  if (v && v.chien && v.phase !== "play" && v.phase !== "done")
+    center.append(h("div", {}, t("chien"), h("div", {id: "chien"}, sortCards(v.chien).map((c) => cardEl(c, "small")))));
+  if (v && v.bids.length && v.phase === "bidding")
+    center.append(h("div", {id: "bids"}, v.bids.map((b) => h("div", {}, `${seatName(b.seat)}: ${t(b.bid)}`))));
+  if (last) center.append(h("div", {}, `${t("last")} → ${seatName(last.winner)}`));
+  if (v && v.phase === "play" && v.tricks_done <= 1) {
+    // Shown to everyone at the start of the play (R11, R14): the écart's trumps and the poignées.
+    if (v.ecart_trumps.length) center.append(h("div", {id: "ecart-trumps"}, t("ecarttrumps"),
+      h("div", {}, sortCards(v.ecart_trumps).map((c) => cardEl(c, "small")))));
+    for (const [seat, cards] of Object.entries(v.poignees)) {
+      center.append(h("div", {class: "poignee-shown", "data-seat": seat}, `${t("poigneeof")} ${seatName(+seat)}`,
+        h("div", {}, sortCards(cards).map((c) => cardEl(c, "small")))));
+    }
+  }
+  return center;
+}
+
+function nextDealBox(st) {
+  const nd = st.next_deal, waiting = seatsLeft(nd);
+  const left = Math.max(0, Math.round(nd.time_left - (performance.now() - S.timerAt) / 1000));
+  return h("div", {class: "next-deal"},
+    st.you >= 0 ? h("button", {class: "primary", id: "next-deal", "data-action": "next-deal",
+      disabled: nd.ready.includes(st.you)}, t("nextdeal")) : null,
+    h("small", {id: "next-deal-in"}, ` ${t("nextdealin")} ${left} s` +
+      (waiting.length ? ` · ${t("readywait")} ${waiting.map((i) => (i === st.you ? t("you") : seatName(i))).join(", ")}` : "")));
+}
+
+function actionsView(v) {
+  const box = h("div", {id: "actions"});
+  if (v.turn !== v.seat) return box;
+  for (const a of v.legal) {
+    if ("bid" in a) box.append(h("button", {class: "bid", "data-action": "bid", "data-bid": a.bid}, t(a.bid)));
+    else if ("call" in a) box.append(h("button", {class: "call", "data-action": "call", "data-call": a.call}, t("call"), " ", cardEl(a.call, "small")));
+    else if ("chelem" in a) box.append(h("button", {class: "chelem", "data-action": "chelem", "data-chelem": String(a.chelem)},
+      a.chelem ? t("chelem") : t("nochelem")));
+  }
+  const eo = v.ecart_options;
+  if (v.phase === "ecart" && eo && v.hand.some((c) => !eo.allowed.includes(c))) box.append(h("small", {class: "reason"}, t("ecartreason")));
+  if (v.phase === "ecart" && eo) {
+    box.append(h("span", {}, `${t("select")} ${eo.size} ${t("cards")} (${S.selected.size}/${eo.size})` +
+      (eo.trumps_needed ? ` · ${eo.trumps_needed} ${t("trumpsneeded")}` : "")),
+      h("button", {class: "primary", id: "ecart", "data-action": "ecart", disabled: S.selected.size !== eo.size}, t("ecart")));
+  }
+  const po = v.poignee_options;
+  if (po && v.phase === "play") {
+    if (S.poignee) {
+      // Choosing the cards to show (R14): any of the allowed trumps, the Excuse only with all of them.
+      const count = S.poignee;
+      box.append(h("span", {}, `${t("poigneepick")} ${count} (${S.selected.size}/${count})`),
+        h("div", {id: "poignee-pick"}, sortCards(po.allowed).map((c) =>
+          cardEl(c, "small legal" + (S.selected.has(c) ? " selected" : ""), {"data-action": "toggle"}))),
+        h("button", {class: "primary", id: "poignee-show", "data-action": "poignee-show", disabled: S.selected.size !== count}, t("poignee")),
+        h("button", {id: "poignee-cancel", "data-action": "poignee-cancel"}, t("cancel")));
+    } else {
+      for (const [size, count] of Object.entries(po.sizes)) {
+        box.append(h("button", {class: "poignee", "data-action": "poignee-start", "data-count": count}, `${t("poignee")} (${t(size)}, ${count})`));
+      }
+    }
+  }
+  return box;
+}
+
+function handView(v) {
+  const hand = h("div", {id: "hand"});
+  const mine = v.turn === v.seat;
+  const plays = new Set(mine ? v.legal.filter((a) => "play" in a).map((a) => a.play) : []);
+  const eo = mine && v.phase === "ecart" ? v.ecart_options : null;
+  const allowed = eo ? new Set(eo.allowed) : null;
+  // the chien's cards, marked in the taker's hand while it chooses the écart
+  const chien = v.phase === "ecart" && v.chien ? new Set(v.chien) : new Set();
+  const key = "tarot.ecart." + S.table + "." + (S.state.game ? S.state.game.commitment : "");
+  if (eo && !S.selected.size) for (const c of JSON.parse(sessionStorage.getItem(key) || "[]")) if (allowed.has(c)) S.selected.add(c);
+  if (eo) sessionStorage.setItem(key, JSON.stringify([...S.selected]));  // the choice survives a reload
+  for (const c of sortCards(v.hand)) {
+    let cls = chien.has(c) ? "from-chien" : "";
+    const attrs = chien.has(c) ? {"data-chien": "1"} : {};
+    if (eo) {
+      if (!allowed.has(c)) { cls += " disabled"; attrs.title = `${cardName(c)} ${t("notallowed")}`; }
+      else { cls += " legal" + (S.selected.has(c) ? " selected" : ""); attrs["data-action"] = "toggle"; }
+    } else if (plays.size) {
+      if (plays.has(c)) { cls += " legal"; attrs["data-action"] = "play"; } else cls += " disabled";
+    }
+    hand.append(cardEl(c, cls, attrs));
+  }
+  return hand;
+}
+
+function toolsView() {
+  const st = S.state, v = st.view, last = lastTrick(v);
+  const tools = h("div", {id: "tools"});
+  if (v && last && v.trick.length) {
+    const on = S.showLastAt === v.tricks_done;
+    tools.append(h("button", {id: "last", "data-action": "show-last"}, t(on ? "current" : "last")));
+  }
+  tools.append(h("button", {id: "leave", "data-action": "leave"}, t("leave")));
+  if (st.table.status === "finished" && st.you >= 0 && !amHost())
+    tools.append(h("button", {class: "primary", id: "rematch", "data-action": "new-game"}, t("rematch")));
+  const wrap = h("div", {}, tools);
+  if (st.last_result && S.resultShown && !st.next_deal) wrap.append(resultView(st.last_result));
+  return wrap;
+}
+
+function hostView() {
+  const tb = S.state.table;
+  if (!amHost() || tb.status === "playing") return null;
+  return h("section", {class: "panel"}, h("h3", {}, t("options")),
+    kept("options:" + JSON.stringify(tb.options), () => optionsForm(tb.options, t("save"), "set_options")),
+    tb.status === "finished" ? h("button", {class: "primary", id: "new-game", "data-action": "new-game"}, t("newgame")) : null);
+}
