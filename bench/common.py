@@ -1,12 +1,33 @@
 """What the benchmarks share: a free port, the clients' choice of a legal action and their
-merging of states (docs/protocol.md), and the quantile they report. No third-party imports, so
-each script says itself what else it needs."""
+merging of states (docs/protocol.md), the quantile they report, and an older revision's code to
+compare with (``worktree``). No third-party imports, so each script says itself what else it
+needs."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextlib.contextmanager
+def worktree(rev: str) -> Iterator[Path]:
+    """A temporary ``git worktree`` of ``rev`` (its ``src`` is that revision's code), removed after."""
+    with tempfile.TemporaryDirectory(prefix="tarot-rev-") as tmp:
+        path = Path(tmp) / "tree"
+        git = ["git", "-C", str(ROOT), "worktree"]
+        subprocess.run([*git, "add", "--quiet", "--detach", str(path), rev], check=True)
+        try:
+            yield path
+        finally:
+            subprocess.run([*git, "remove", "--force", str(path)], check=True)
 
 
 def free_port() -> int:

@@ -22,7 +22,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).parent))
+from common import ROOT, worktree
+
 BEFORE_NATIVE = "cd11287e7c39b2cd15cd7c3b82f86ec171afc72c"  # main before issue 20
 
 
@@ -66,24 +68,18 @@ def main() -> None:
     parser.add_argument("--no-old", action="store_true", help="skip the baseline's own harness")
     args = parser.parse_args()
 
-    with tempfile.TemporaryDirectory(prefix="engine_vs_") as tmp_name:
+    with tempfile.TemporaryDirectory(prefix="engine_vs_") as tmp_name, worktree(args.rev) as base:
         tmp = Path(tmp_name)
-        base = tmp / "baseline"
-        git = ["git", "-C", str(ROOT), "worktree"]
-        subprocess.run([*git, "add", "--quiet", "--detach", str(base), args.rev], check=True)
-        try:
-            harness = tmp / "harness.py"
-            shutil.copy(ROOT / "bench" / "engine.py", harness)
-            old_harness = tmp / "old_harness.py"
-            shutil.copy(base / "bench" / "engine.py", old_harness)
-            sides = {"baseline": base / "src", "current": ROOT / "src"}
-            for side, src in sides.items():
-                print(f"{side}: {args.rev if side == 'baseline' else 'this checkout'} -> {engine_file(src)}")
-            ratio = compare("harness", harness, sides, args)
-            if not args.no_old:
-                compare("old harness", old_harness, sides, args)
-        finally:
-            subprocess.run([*git, "remove", "--force", str(base)], check=True)
+        harness = tmp / "harness.py"
+        shutil.copy(ROOT / "bench" / "engine.py", harness)
+        old_harness = tmp / "old_harness.py"
+        shutil.copy(base / "bench" / "engine.py", old_harness)
+        sides = {"baseline": base / "src", "current": ROOT / "src"}
+        for side, src in sides.items():
+            print(f"{side}: {args.rev if side == 'baseline' else 'this checkout'} -> {engine_file(src)}")
+        ratio = compare("harness", harness, sides, args)
+        if not args.no_old:
+            compare("old harness", old_harness, sides, args)
     print(f"ratio={ratio:.2f}")
 
 

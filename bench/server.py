@@ -3,8 +3,8 @@
     python bench/server.py --tables 200            # 200 4-player tables, one deal each, SQLite
     python bench/server.py --quick                 # smoke run: 5 tables
     python bench/server.py --db postgresql://postgres@127.0.0.1:5432/test
-    python bench/server.py --baseline /tmp/old/src  # the same run against an older checkout's
-                                                    # server first; prints both and the ratios
+    python bench/server.py --baseline 7e13475      # the same run against that revision's server
+                                                   # first; prints both runs and the ratios
 
 Starts `tarot serve` (uvicorn) as a subprocess on a free port with a fresh SQLite file in a
 temporary directory (with ``--db postgresql://…``: a fresh database created on that server and
@@ -64,7 +64,7 @@ except ImportError:  # pragma: no cover
     sys.exit("bench/server.py needs orjson and picows: pip install -e '.[dev]'")
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import choose, free_port, quantile
+from common import ROOT, choose, free_port, quantile, worktree
 from tarot.server.protocol import merge_state
 
 # --- the server subprocess -----------------------------------------------------------------
@@ -503,15 +503,18 @@ def main() -> int:
     parser.add_argument("--series", type=float, default=0.0, metavar="SECONDS",
                         help="also print the latency per window of this many seconds of the run "
                         "(e.g. 0.1), to see where the slow actions are")
-    parser.add_argument("--baseline", metavar="SRC",
-                        help="first the same run against the server in SRC (an older checkout's src "
-                        "folder, e.g. from git worktree), then this one; prints both and the ratios")
+    parser.add_argument("--baseline", metavar="REV",
+                        help="first the same run against the server of git revision REV, then this "
+                        "checkout's; prints both and the ratios")
     args = parser.parse_args()
     if args.quick:
         args.tables = 5
     if not args.baseline:
         return run_once(args, None, "")[0]
-    old_status, old = run_once(args, args.baseline, "baseline_")
+    with worktree(args.baseline) as tree:
+        src = tree / "src"
+        print(f"baseline: {args.baseline}, engine core: {share_native_core(src)}", flush=True)
+        old_status, old = run_once(args, str(src), "baseline_")
     status, new = run_once(args, None, "")
     for key in COMPARED:
         try:
@@ -519,6 +522,20 @@ def main() -> int:
         except (KeyError, ValueError, ZeroDivisionError):
             print(f"ratio_{key}=nan")
     return max(status, old_status)
+
+
+def share_native_core(src: Path) -> str:
+    """Give the baseline this checkout's built native core when its source is the same (a fresh
+    worktree has none built): the comparison is then of the server, not of two engine cores."""
+    engine, mine = src / "tarot" / "engine", ROOT / "src" / "tarot" / "engine"
+    built = sorted(mine.glob("_core*.so"))
+    theirs = engine / "_core.pyx"
+    same = theirs.exists() and theirs.read_bytes() == (mine / "_core.pyx").read_bytes()
+    if not built or not same:
+        return "pure Python (its native core differs or none is built here)"
+    for so in built:
+        shutil.copy(so, engine / so.name)
+    return "native (this checkout's build)"
 
 
 def run_once(args: argparse.Namespace, src: str | None, prefix: str) -> tuple[int, dict[str, Any]]:

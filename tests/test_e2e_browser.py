@@ -459,6 +459,8 @@ def test_french_everywhere_cards_help_and_errors(server: str, browser: Any) -> N
     sheet = page.locator("#cheat").inner_text()
     assert "Aide-mémoire" in sheet and "Valeur des cartes" in sheet
     assert "5 joueurs" in sheet and "8" in sheet and "13" in sheet  # R14 at five players
+    rows = page.locator("#cheat table").nth(3).locator("tr").all_inner_texts()
+    assert [r.split() for r in rows] == [["simple", "8"], ["double", "10"], ["triple", "13"]]  # R14
     page.click("#cheat-close")
     page.evaluate("() => document.querySelector('#lang').click()")  # to English and back: no raw keys
     page.evaluate("() => document.querySelector('#lang').click()")

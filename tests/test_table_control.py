@@ -39,6 +39,17 @@ def join(player: Player, tid: str, invite: str | None = None) -> dict[str, Any]:
             return msg
 
 
+def ann_ben_and_a_bot(client: Any, deals: int) -> tuple[Player, Player]:
+    """A three-seat table: Ann created it (seat 0, host), Ben sits at seat 1, a bot at seat 2."""
+    a, b = Player(client, "Ann"), Player(client, "Ben")
+    tid = create_table(a, players=3, deals=deals)
+    join(b, tid)
+    b.send({"type": "sit", "seat": 1})
+    b.until(lambda s: s["you"] == 1)
+    a.send({"type": "add_bot", "seat": 2})
+    return a, b
+
+
 def test_the_creator_sits_as_host_and_only_the_host_seats_bots(tmp_path: Path) -> None:
     with make_client(db_url("sqlite", tmp_path)) as client:
         a, b, c = Player(client, "Ann"), Player(client, "Ben"), Player(client, "Cy")
@@ -105,12 +116,7 @@ def test_a_private_table_seats_only_those_with_its_invite_link(tmp_path: Path) -
 
 def test_any_seated_player_may_ask_for_a_rematch(tmp_path: Path) -> None:
     with make_client(db_url("sqlite", tmp_path)) as client:
-        a, b = Player(client, "Ann"), Player(client, "Ben")
-        tid = create_table(a, players=3, deals=1)
-        join(b, tid)
-        b.send({"type": "sit", "seat": 1})
-        b.until(lambda s: s["you"] == 1)
-        a.send({"type": "add_bot", "seat": 2})
+        a, b = ann_ben_and_a_bot(client, deals=1)
         drive([a, b], seed=3)
         b.send({"type": "new_game"})  # Ben is not the host
         state = b.until(lambda s: s["game"] is not None and s["game"]["number"] == 2)
@@ -120,22 +126,19 @@ def test_any_seated_player_may_ask_for_a_rematch(tmp_path: Path) -> None:
 
 def test_the_next_deal_waits_for_every_seated_person(tmp_path: Path) -> None:
     with make_client(db_url("sqlite", tmp_path), next_deal_wait=60.0) as client:
-        a, b = Player(client, "Ann"), Player(client, "Ben")
-        tid = create_table(a, players=3, deals=2)
-        join(b, tid)
-        b.send({"type": "sit", "seat": 1})
-        b.until(lambda s: s["you"] == 1)
-        a.send({"type": "add_bot", "seat": 2})
+        a, b = ann_ben_and_a_bot(client, deals=2)
         play_until([a, b], lambda: all(pl.state and pl.state["next_deal"] for pl in (a, b)), seed=1)
         pause = a.state["next_deal"]  # type: ignore[index]
         assert pause == {"ready": [], "time_left": 60} and a.state["view"] is None  # type: ignore[index]
         assert a.state["last_result"]["deal"] == 1  # type: ignore[index]
+        first_dealer = a.state["last_result"]["row"]["dealer"]  # type: ignore[index]
         a.send({"type": "next_deal"})
         state = b.until(lambda s: s["next_deal"] is not None and s["next_deal"]["ready"] == [0])
         assert state["view"] is None  # Ben has not asked: still the result
         b.send({"type": "next_deal"})
         state = a.until(lambda s: s["view"] is not None)
         assert state["next_deal"] is None and state["game"]["deal"] == 2
+        assert state["game"]["dealer"] == (first_dealer + 1) % 3  # R4: the deal passes to the next seat
 
 
 def test_the_next_deal_starts_by_itself_after_its_wait(tmp_path: Path) -> None:
@@ -144,13 +147,11 @@ def test_the_next_deal_starts_by_itself_after_its_wait(tmp_path: Path) -> None:
         create_table(a, players=3, deals=2)
         a.send({"type": "add_bot", "seat": 1})
         a.send({"type": "add_bot", "seat": 2})
-        seen = []
 
         def second_deal() -> bool:
             s = a.state
-            seen.append(s is not None and s["next_deal"] is not None)
             return bool(s and s["game"] and s["game"]["deal"] == 2 and s["view"] is not None)
 
         play_until([a], second_deal, seed=2)
-        seen_pause = any(seen)
+        seen_pause = any(m.get("state", {}).get("next_deal") for m in a.messages if m["type"] == "event")
         assert seen_pause and a.state["game"]["deal"] == 2 and a.state["next_deal"] is None  # type: ignore[index]

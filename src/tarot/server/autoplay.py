@@ -46,7 +46,6 @@ class Autoplay:
         self.tasks: set[asyncio.Task[None]] = set()
         self.turn_started = time.monotonic()  # when the current position began: the move clock
         self.started_for = -1  # the table version an automatic move was started for
-        self.resumed: object = None  # the pause between deals whose end the actor was asked for
 
     def new_position(self) -> None:
         """A new position: the next move's clock starts."""
@@ -57,11 +56,7 @@ class Autoplay:
             t.cancel()
 
     def arm(self) -> float | None:
-        """Start the automatic move due now, or return when one will be due (or when the pause
-        between two deals ends)."""
-        pause = self.table.intermission
-        if pause is not None:  # (None once its end is asked for: the actor then handles it)
-            return None if self.resumed is pause else pause.until
+        """Start the automatic move due now, or return when one will be due."""
         owner = self._turn_owner()
         if owner is None:
             return None
@@ -86,12 +81,6 @@ class Autoplay:
         return min(due) if due else None
 
     def on_deadline(self) -> None:
-        pause = self.table.intermission
-        if pause is not None:
-            if self.resumed is not pause:
-                self.resumed = pause
-                self.table.resume()
-            return
         owner = self._turn_owner()
         if owner is None or self.started_for == self.table.version:
             return

@@ -9,7 +9,7 @@ checks a message against them (the tests check every golden transcript), and
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
@@ -216,16 +216,16 @@ def invite(table: str, code: str) -> dict[str, Any]:
     return {"type": "invite", "table": table, "code": code}
 
 
-EVENT_KINDS = ("sit", "leave", "add_bot", "remove_bot", "options", "presence", "game_start",
-               "deal_start", "action", "deal_end", "ready", "game_end")
+EventKind = Literal["sit", "leave", "add_bot", "remove_bot", "options", "presence", "game_start",
+                    "deal_start", "action", "deal_end", "ready", "game_end"]
+EVENT_KINDS: tuple[str, ...] = get_args(EventKind)
 
 
 class Event(BaseModel):
     """A change of the table (``docs/protocol.md`` lists each kind's fields)."""
 
     model_config = ConfigDict(extra="allow")
-    kind: Literal["sit", "leave", "add_bot", "remove_bot", "options", "presence", "game_start",
-                  "deal_start", "action", "deal_end", "ready", "game_end"]
+    kind: EventKind
 
 
 class State(BaseModel):

@@ -56,8 +56,8 @@ class Arm:
 @dataclass(frozen=True)
 class Resume:
     """Internal: a game whose current deal is over but whose end is not stored (after a restart,
-    or after the store refused it) ends it, then starts its next deal or ends the game; for any
-    other table, nothing."""
+    or after the store refused it) ends it, then starts its next deal or ends the game; a pause
+    between two deals whose time is up ends (``Intermission``); for any other table, nothing."""
 
 
 @dataclass
@@ -68,6 +68,7 @@ class Intermission:
     following: DealInfo
     until: float  # time.monotonic()
     ready: set[int] = field(default_factory=set)
+    ending: bool = False  # its time is up and its end is queued for the actor (``Resume``)
 
 
 TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
@@ -113,10 +114,6 @@ class Table:
     def submit(self, client: Client | None, message: TableMessage) -> None:
         self.enqueue(client, message)
 
-    def resume(self) -> None:
-        """Have the actor look again at a deal over or a pause between deals (``Resume``)."""
-        self.enqueue(None, Resume())
-
     def gone(self, client: Client) -> None:
         self.enqueue(client, Gone())
 
@@ -137,7 +134,7 @@ class Table:
         finally:
             self.busy = False
             self.idle.set()
-        due = self.autoplay.arm()  # (starts a bot's move) or when an automatic move falls due
+        due = self._wake_at()  # (starts a bot's move) or when the table must act by itself
         if due is not None and (self.wake_at is None or due < self.wake_at):
             # the actor waits for nothing, or for later: wake it to wait for this. A later moment
             # needs no wake: woken early, the actor finds nothing due and waits again.
@@ -154,7 +151,7 @@ class Table:
 
     async def run(self) -> None:
         while True:
-            deadline = self.wake_at = self.autoplay.arm()
+            deadline = self.wake_at = self._wake_at()
             try:
                 if deadline is None:
                     client, message = await self.queue.get()
@@ -162,7 +159,7 @@ class Table:
                     timeout = max(0.0, deadline - time.monotonic())
                     client, message = await asyncio.wait_for(self.queue.get(), timeout)
             except TimeoutError:
-                self.autoplay.on_deadline()
+                self._on_deadline()
                 continue
             while self.busy:  # a connection's message being handled at once (``deliver``)
                 self.idle.clear()
@@ -173,6 +170,22 @@ class Table:
             finally:
                 self.busy = False
                 self.queued -= 1
+
+    def _wake_at(self) -> float | None:
+        """When the table must act by itself: the end of the pause between two deals, else the
+        automatic move's time (``Autoplay.arm``, which starts the move due now)."""
+        pause = self.intermission
+        if pause is not None:
+            return None if pause.ending else pause.until
+        return self.autoplay.arm()
+
+    def _on_deadline(self) -> None:
+        pause = self.intermission
+        if pause is None:
+            self.autoplay.on_deadline()
+        elif not pause.ending:  # (its end needs the store: the actor handles it as a message)
+            pause.ending = True
+            self.enqueue(None, Resume())
 
     async def _step(self, client: Client | None, message: TableMessage) -> None:
         try:
@@ -241,8 +254,7 @@ class Table:
             client.send(p.error("this table does not allow spectators", "no_spectators", table=self.id))
             return
         self.watchers.add(client)
-        if self.invite is not None and (seat is not None or client.player_id == self.host):
-            client.send(p.invite(self.id, self.invite))
+        self._send_invite(client)
         if seat is not None:
             s = self.seats[seat]
             s.conns.add(client)
@@ -262,6 +274,11 @@ class Table:
     def _seat_for(self, client: Client) -> int:
         seat = self.seat_of(client)
         return -1 if seat is None else seat
+
+    def _send_invite(self, client: Client) -> None:
+        """A private table's invite to its host and seated players (never to spectators)."""
+        if self.invite is not None and (client.player_id == self.host or self.seat_of(client) is not None):
+            client.send(p.invite(self.id, self.invite))
 
     def may_sit(self, client: Client) -> bool:
         """A private table seats only its host and those who came through its invite link."""
@@ -286,8 +303,7 @@ class Table:
         s.conns = {client}
         if self.host is None:
             self.host = client.player_id
-        if self.invite is not None:
-            client.send(p.invite(self.id, self.invite))
+        self._send_invite(client)
         await self._changed({"kind": "sit", "seat": msg.seat, "name": client.name})
         await self._maybe_start()
 
@@ -358,8 +374,7 @@ class Table:
         if self.options.private and self.invite is None:
             self.invite = new_invite()
             for c in self.watchers:
-                if c.player_id == self.host or self.seat_of(c) is not None:
-                    c.send(p.invite(self.id, self.invite))
+                self._send_invite(c)
         self.status = "waiting" if self.status == "finished" else self.status
         await self._changed({"kind": "options", "options": self.options.model_dump()})
 
@@ -419,10 +434,13 @@ class Table:
         pause = self.intermission
         if pause is None:
             return
-        present = {i for i, s in enumerate(self.seats) if s.person and s.away_since is None}
-        if present <= pause.ready or time.monotonic() >= pause.until:
+        if self._present() <= pause.ready or time.monotonic() >= pause.until:
             self.intermission = None
             await self._deal_started(pause.following)
+
+    def _present(self) -> set[int]:
+        """The seats of the people seated and connected."""
+        return {i for i, s in enumerate(self.seats) if s.person and s.away_since is None}
 
     def next_deal_state(self) -> dict[str, Any] | None:
         pause = self.intermission
@@ -544,7 +562,7 @@ class Table:
         wait = self.services.settings.next_deal_wait
         if following is not None:
             following.db_id = results[-1]
-            if wait > 0 and any(s.person and s.away_since is None for s in self.seats):
+            if wait > 0 and self._present():
                 self.intermission = Intermission(following, time.monotonic() + wait)
         self._event({"kind": "deal_end", **self.last_result})
         await asyncio.sleep(0)  # in parts, so that cards arriving meanwhile wait for one part only

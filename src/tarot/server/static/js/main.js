@@ -6,7 +6,7 @@ import {sortCards} from "./cards.js";
 import {$, h, toast} from "./dom.js";
 import {lang, setLang, t, texts} from "./i18n.js";
 import {connect, send} from "./net.js";
-import {S} from "./state.js";
+import {S, seatName, secondsLeft} from "./state.js";
 import {kept, nameForm} from "./views/forms.js";
 import {helpSheet} from "./views/help.js";
 import {lobbyView} from "./views/lobby.js";
@@ -57,7 +57,7 @@ function tableMessage(m) {
 
 function onEvent(ev) {
   if (ev.kind === "action") {
-    if (ev.by === "timeout") toast(`${t("timeout")} ${S.state.table.seats[ev.seat]?.name ?? "?"}`);
+    if (ev.by === "timeout") toast(`${t("timeout")} ${seatName(ev.seat)}`);
     S.selected.clear(); S.poignee = null;
     S.lastPlayed = ev.action.play ?? null;
   }
@@ -210,11 +210,8 @@ soundButton();
 setInterval(() => {
   const el = $("#timer");
   if (el && S.state && S.timeLeft != null) el.textContent = timerText();
-  const nd = $("#next-deal-in");
-  if (nd && S.state && S.state.next_deal) {
-    const left = Math.max(0, Math.round(S.state.next_deal.time_left - (performance.now() - S.timerAt) / 1000));
-    nd.textContent = nd.textContent.replace(/\d+ s/, left + " s");
-  }
+  const nd = $("#next-deal-left");
+  if (nd && S.state && S.state.next_deal) nd.textContent = secondsLeft(S.state.next_deal.time_left);
 }, 1000);
 
 connect(handlers);

@@ -7,7 +7,6 @@ import {S} from "./state.js";
 export function send(msg) { if (S.ws && S.ws.readyState === 1) S.ws.send(JSON.stringify(msg)); }
 
 function online(up) {
-  S.online = up;
   const el = $("#offline");
   el.textContent = t("offline");
   el.hidden = up;

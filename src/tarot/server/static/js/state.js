@@ -4,7 +4,7 @@ export const S = {
   ws: null, token: localStorage.getItem("tarot.token"), name: localStorage.getItem("tarot.name"),
   me: null, lobby: [], table: null, state: null, version: null,
   selected: new Set(), showLastAt: null, poignee: null, resultShown: null,
-  timerAt: 0, timeLeft: null, kept: new Map(), invite: null, online: false, retry: 0,
+  timerAt: 0, timeLeft: null, kept: new Map(), invite: null, retry: 0,
   sentAt: null, sound: localStorage.getItem("tarot.sound") === "on", wasMyTurn: false,
   lastPlayed: null,  // the card of the last play event (drawn coming in)
   open: new Set(),  // the ids of the <details> the player opened (kept across re-renders)
@@ -15,8 +15,7 @@ export function seatName(i) {
   return s ? (s.name || "—") : "?";
 }
 
-export function seatsLeft(nd) {
-  // the seated people present who have not asked for the next deal yet
-  const seats = S.state.table.seats;
-  return seats.map((s, i) => i).filter((i) => seats[i].taken && !seats[i].bot && !seats[i].away && !nd.ready.includes(i));
+// Seconds left of ``total`` counted from the last state received (the clocks tick between states).
+export function secondsLeft(total) {
+  return Math.max(0, Math.round(total - (performance.now() - S.timerAt) / 1000));
 }

@@ -4,13 +4,13 @@
 import {cardEl, cardName, sortCards} from "../cards.js";
 import {h} from "../dom.js";
 import {lang, t} from "../i18n.js";
-import {S, seatName, seatsLeft} from "../state.js";
+import {S, seatName, secondsLeft} from "../state.js";
 import {optionsForm, kept} from "./forms.js";
 import {rankingView, resultView} from "./result.js";
 import {sheetView} from "./sheet.js";
 
 export function timerText() {
-  return `${t("timeleft")}: ${Math.max(0, Math.round(S.timeLeft - (performance.now() - S.timerAt) / 1000))}s`;
+  return `${t("timeleft")}: ${secondsLeft(S.timeLeft)}s`;
 }
 
 const amHost = () => !!S.me && S.state.table.host === S.me.id;
@@ -123,13 +123,14 @@ function centreView(v, last) {
 }
 
 function nextDealBox(st) {
-  const nd = st.next_deal, waiting = seatsLeft(nd);
-  const left = Math.max(0, Math.round(nd.time_left - (performance.now() - S.timerAt) / 1000));
+  // the seated people present who have not asked for the next deal yet
+  const nd = st.next_deal, seats = st.table.seats;
+  const waiting = seats.map((s, i) => i).filter((i) => seats[i].taken && !seats[i].bot && !seats[i].away && !nd.ready.includes(i));
   return h("div", {class: "next-deal"},
     st.you >= 0 ? h("button", {class: "primary", id: "next-deal", "data-action": "next-deal",
       disabled: nd.ready.includes(st.you)}, t("nextdeal")) : null,
-    h("small", {id: "next-deal-in"}, ` ${t("nextdealin")} ${left} s` +
-      (waiting.length ? ` · ${t("readywait")} ${waiting.map((i) => (i === st.you ? t("you") : seatName(i))).join(", ")}` : "")));
+    h("small", {id: "next-deal-in"}, ` ${t("nextdealin")} `, h("span", {id: "next-deal-left"}, secondsLeft(nd.time_left)), " s",
+      waiting.length ? ` · ${t("readywait")} ${waiting.map((i) => (i === st.you ? t("you") : seatName(i))).join(", ")}` : ""));
 }
 
 function actionsView(v) {
