@@ -32,10 +32,8 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync"]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("e2e") / "tarot.sqlite3"
-    port = free_port()
+def start_server(db: Path, port: int) -> tuple[Any, threading.Thread]:
+    """The site on ``port`` with the SQLite file ``db``, in a thread; stop it with ``stop_server``."""
     app = create_app(f"sqlite:///{db}", Settings(bot_delay=0.05, trick_pause=0.2, think=0.05, grace=3.0))
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     th = threading.Thread(target=srv.run, daemon=True)
@@ -44,9 +42,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if srv.started:
             break
         time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
+    return srv, th
+
+
+def stop_server(srv: Any, th: threading.Thread) -> None:
     srv.should_exit = True
-    th.join(5)
+    th.join(10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = free_port()
+    running = start_server(tmp_path_factory.mktemp("e2e") / "tarot.sqlite3", port)
+    yield f"http://127.0.0.1:{port}"
+    stop_server(*running)
 
 
 @pytest.fixture(scope="module")
@@ -366,6 +375,13 @@ def test_the_next_seat_sits_on_your_right_and_a_phone_shows_everything_apart(
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Maximilienne-Alexandrine de la Tour")
     create(page, players, deals=1)
+    page.wait_for_selector(".seat[data-seat='1'] button.add-bot")
+    waiting = page.evaluate("""() => [...document.querySelectorAll('.seat .name, .seat button')].map((el) => {
+        const r = el.getBoundingClientRect();
+        return {x: r.x, y: r.y, width: r.width, height: r.height}; })""")
+    for i, a in enumerate(waiting):  # the empty seats' buttons, before any bot sits
+        for b in waiting[i + 1:]:
+            assert not overlap(a, b), (a, b)
     sit_with_bots(page, players)
     me_x, next_x, before_x = centres_x(page, [".seat[data-seat='0'] .name", ".seat[data-seat='1'] .name",
                                               f".seat[data-seat='{players - 1}'] .name"])
@@ -383,7 +399,7 @@ def test_the_next_seat_sits_on_your_right_and_a_phone_shows_everything_apart(
                 const r = el.getBoundingClientRect();
                 return {x: r.x, y: r.y, width: r.width, height: r.height}; }),
             document.documentElement.scrollWidth,
-            (() => { const el = document.querySelector(".seat[data-seat='0'] .name");
+            (() => { const el = document.querySelector(".seat[data-seat='0'] .name .who");
                      return [el.scrollWidth, el.clientWidth]; })()]; }""")
         for i, a in enumerate(boxes):
             for b in boxes[i + 1:]:
@@ -502,4 +518,67 @@ def test_the_next_deal_waits_for_the_player_and_a_private_table_invites(server: 
     page.click("#next-deal")
     page.wait_for_function(
         "() => !document.querySelector('#next-deal') && document.querySelectorAll('#hand .card').length > 0")
+    page.close()
+
+
+def test_a_lost_connection_shows_a_banner_and_the_page_comes_back(browser: Any, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 16, item 10: the server stops, a banner says so; it starts again (the same store:
+    a restart), the page reconnects by itself, the banner goes and the player has the seat and
+    the hand back. The écart's chosen cards survive a reload of the page."""
+    from tarot.bots.heuristic import HeuristicBot
+    from tarot.engine import Bid
+
+    monkeypatch.setattr(HeuristicBot, "bid", lambda self, view: Bid(view.seat, None))  # Noa takes
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    running = start_server(tmp_path / "tarot.sqlite3", port)
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    try:
+        enter(page, base, "Noa")
+        create(page, 3, deals=1)
+        sit_with_bots(page, 3)
+        assert page.locator("#offline").is_hidden()
+        hand = sorted(page.locator("#hand .card").evaluate_all("els => els.map((e) => e.dataset.card)"))
+        stop_server(*running)
+        page.wait_for_selector("#offline", state="visible")
+        assert "reconnecting" in page.locator("#offline").inner_text()
+        running = start_server(tmp_path / "tarot.sqlite3", port)
+        page.wait_for_selector("#offline", state="hidden")
+        page.wait_for_selector("#hand .card")
+        back = page.locator("#hand .card").evaluate_all("els => els.map((e) => e.dataset.card)")
+        assert sorted(back) == hand
+        page.click("button.bid[data-bid='garde']")  # the bots pass: Noa takes, and chooses the écart
+        page.wait_for_selector("#ecart")
+        page.locator("#hand .card.legal").first.click()
+        page.locator("#hand .card.legal:not(.selected)").first.click()
+        chosen = page.locator("#hand .card.selected").evaluate_all("els => els.map((e) => e.dataset.card)")
+        assert len(chosen) == 2
+        assert page.locator("#hand .card.from-chien").count() == 6  # the chien: six cards at three
+        page.reload()
+        page.wait_for_selector("#ecart")
+        again = page.locator("#hand .card.selected").evaluate_all("els => els.map((e) => e.dataset.card)")
+        assert sorted(again) == sorted(chosen)
+    finally:
+        page.close()
+        stop_server(*running)
+
+
+def test_the_move_time_is_refused_outside_its_range_not_changed(server: str, browser: Any) -> None:
+    """Issue 16, item 2: the field shows its range; 1 to 4 seconds is refused with a message
+    (it used to become 5 silently), 0 (no clock) and 5 are taken as they are."""
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.set_default_timeout(WAIT_MS)
+    enter(page, server, "Oli")
+    assert "5–600" in page.locator("#options").inner_text()
+    page.fill("input[name=move_time]", "3")
+    page.click("#submit-options")
+    page.wait_for_timeout(300)
+    assert page.locator("#felt").count() == 0  # still in the lobby: nothing was created
+    assert page.eval_on_selector("input[name=move_time]", "el => el.validationMessage")
+    page.fill("input[name=move_time]", "5")
+    page.click("#submit-options")
+    page.wait_for_selector("#felt")
+    assert page.input_value("#options input[name=move_time]") == "5"  # the host's panel: the table's own
     page.close()

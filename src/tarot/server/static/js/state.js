@@ -1,3 +1,5 @@
+import {t} from "./i18n.js";
+
 // What the page knows: the connection, the player, the lobby, the table's last state, and what
 // the player is doing on this page (selected cards, panels opened).
 export const S = {
@@ -10,9 +12,16 @@ export const S = {
   open: new Set(),  // the ids of the <details> the player opened (kept across re-renders)
 };
 
+// A bot the host seats is named by the server "<Kind> <seat>", in English (table.py,
+// ``_on_add_bot``): the page shows that name in its own language.
+const BOT_KEYS = {heuristic: "heuristic", search: "search_bot", random: "random"};
+const capital = (x) => x.charAt(0).toUpperCase() + x.slice(1);
+
 export function seatName(i) {
   const s = S.state && S.state.table.seats[i];
-  return s ? (s.name || "—") : "?";
+  if (!s) return "?";
+  if (s.bot && s.name === `${capital(s.bot)} ${i + 1}`) return `${capital(t(BOT_KEYS[s.bot] ?? s.bot))} ${i + 1}`;
+  return s.name || "—";
 }
 
 // Seconds left of ``total`` counted from the last state received (the clocks tick between states).

@@ -24,13 +24,14 @@ export function resultView(r, extra = null) {
     lines.push([t("perdefender"), "", row.per_defender, "total"]);
     box.append(h("table", {class: "primes"}, h("tbody", {}, lines.map(([label, why, x, key]) =>
       h("tr", {class: key}, h("th", {}, label), h("td", {}, why), h("td", {class: "num"}, signed(x)))))));
-    box.append(h("p", {class: "scores"}, S.state.table.seats.map((s, i) => `${s.name}: ${signed(row.scores[i])}`).join(" · ")));
+    box.append(h("p", {class: "scores"}, S.state.table.seats.map((s, i) => `${seatName(i)}: ${signed(row.scores[i])}`).join(" · ")));
   }
   // the seed and salt that the deal's commitment promised: checkable, not in the way
   box.append(h("details", {class: "fairness", id: "result-fairness", open: S.open.has("result-fairness")},
     h("summary", {}, t("fairness")),
     h("p", {class: "mono"}, `${t("commitment")}: ${r.commitment}`, h("br"), `${t("seed")}: ${r.seed} · ${t("salt")}: ${r.salt}`)));
-  if (extra) { box.classList.add("overlay"); box.append(extra); }
+  // over the felt, the next deal's button first: on a phone the figures below it may scroll
+  if (extra) { box.classList.add("overlay"); box.children[0].after(extra); }
   else box.append(h("button", {"data-action": "close-result"}, t("close")));
   return box;
 }

@@ -15,7 +15,7 @@ export function sheetView(game) {
   };
   return h("section", {class: "panel", id: "sheet"}, h("h3", {}, t("sheet")),
     h("div", {class: "sheet-wrap"}, h("table", {class: "sheet"},
-      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), seats.map((s) => h("th", {}, s.name)))),
+      h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), seats.map((s, i) => h("th", {}, seatName(i))))),
       h("tbody", {}, game.sheet.map((r) => h("tr", {}, h("td", {}, r.deal ?? "–"), h("td", {class: "what"}, contractCell(r)),
         r.totals.map((x, i) => h("td", {}, h("b", {}, x), h("br"), h("small", {}, signed(r.scores[i]))))))))));
 }

@@ -39,7 +39,9 @@ function infoView() {
   const st = S.state, tb = st.table, v = st.view, you = st.you;
   const info = h("div", {id: "info", class: "panel"});
   if (st.game) {
-    info.append(h("span", {}, `${t("deal")} ${st.game.played + (tb.status === "playing" ? 1 : 0)}/${st.game.deals}`));
+    // the deal under way (during the pause after a deal, the one just played)
+    const current = st.game.played + (tb.status === "playing" && !st.next_deal ? 1 : 0);
+    info.append(h("span", {}, `${t("deal")} ${current}/${st.game.deals}`));
     if (st.game.commitment) info.append(h("details", {id: "fairness", open: S.open.has("fairness")}, h("summary", {}, t("fairness")),
       h("span", {class: "mono"}, `${t("commitment")}: ${st.game.commitment}`)));
   }
@@ -72,13 +74,14 @@ function feltView() {
     // Play passes counter-clockwise (R4): position 1, the next seat, is drawn on your right.
     const s = tb.seats[i], pos = (i - me + n) % n;
     const el = h("div", {class: `seat p${n} pos-${pos}` + (v && v.turn === i ? " turn" : ""), "data-seat": i});
-    el.append(h("span", {class: "name", title: s.name || ""}, (s.host ? h("span", {class: "star", title: t("host")}, "★ ") : null),
-      s.name || "—", s.bot ? h("span", {class: "badge"}, t(s.bot)) : null, s.away ? h("span", {class: "badge"}, t("away")) : null,
+    // the name cut with an ellipsis when long, the badges after it always shown
+    el.append(h("span", {class: "name", title: seatName(i)}, (s.host ? h("span", {class: "star", title: t("host")}, "★ ") : null),
+      h("span", {class: "who"}, seatName(i)), s.away ? h("span", {class: "badge"}, t("away")) : null,
       v && v.dealer === i ? h("span", {class: "badge", title: t("dealer")}, "D") : null,
       v && v.taker === i ? h("span", {class: "badge"}, t("taker")) : null,
       v ? h("span", {class: "badge"}, v.hand_sizes[i]) : null));
     if (!s.taken && tb.status !== "playing") {
-      el.append(h("div", {},
+      el.append(h("div", {class: "seat-buttons"},
         you < 0 ? h("button", {class: "sit", "data-action": "sit", "data-seat": i}, t("sit")) : null,
         host ? h("button", {class: "add-bot", "data-action": "add-bot", "data-seat": i, "data-bot": "heuristic"}, t("bot")) : null,
         host ? h("button", {class: "add-search", "data-action": "add-bot", "data-seat": i, "data-bot": "search"}, t("search")) : null));
