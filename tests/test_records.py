@@ -131,3 +131,23 @@ def test_illegal_actions_leave_the_state_unchanged() -> None:
             deal.apply(bad)
     assert [deal.view(s) for s in range(4)] == before
     assert DealRecord.from_deal(deal).to_dict() == rec_before
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_card_codes_are_read_in_any_case_and_written_in_upper_case(players: int) -> None:
+    """Issue 23, item 4 (R1): a record whose card codes are in lower or mixed case is the same
+    deal, and it is written back in upper case, as the protocol and the command line do."""
+    rec = played_record(players)
+
+    def lower(value: Any) -> Any:
+        if isinstance(value, list):
+            return [lower(v) for v in value]
+        if isinstance(value, dict):
+            return {k: (v if k == "bid" else lower(v)) for k, v in value.items()}
+        return value.lower() if isinstance(value, str) and value != "tarot-deal/1" else value
+
+    shouted = lower(rec)
+    assert shouted["hands"][0][0].islower() and shouted != rec
+    read = DealRecord.from_dict(shouted)
+    assert read.to_dict() == rec
+    assert replay_result(read) == replay_result(DealRecord.from_dict(rec))

@@ -122,3 +122,63 @@ def test_a_text_frame_that_is_not_utf8_is_closed_without_a_traceback(served: Ser
     out = proc.communicate(timeout=15)[0]
     assert "Traceback" not in out and "UnicodeDecodeError" not in out
     assert "not UTF-8" in out
+
+
+def _rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def _open_raw_socket(port: int) -> socket.socket:
+    raw = socket.create_connection(("127.0.0.1", port), timeout=5)
+    key = base64.b64encode(os.urandom(16)).decode()
+    raw.sendall(f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    assert raw.recv(4096).startswith(b"HTTP/1.1 101")
+    return raw
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the server's memory in /proc")
+def test_a_huge_frame_is_refused_before_it_is_buffered(served: Served) -> None:
+    """Issue 23, item 2: a frame far over the protocol's limit is refused from its header (close
+    1009, message too big) without the server reading it into memory: twenty 10 MB messages
+    leave the server's memory where it was (they took it from 100 to 505 MB). A message a little
+    over the limit still gets the ``too_large`` error, the connection kept."""
+    port, _, proc = served
+    before = _rss_mb(proc.pid)
+    chunk = os.urandom(1 << 20)
+    codes = []
+    for _ in range(20):
+        with _open_raw_socket(port) as raw:
+            size = 10 << 20  # a masked text frame announcing 10 MB, then its bytes
+            raw.sendall(bytes([0x81, 0x80 | 127]) + struct.pack(">Q", size) + os.urandom(4))
+            try:
+                for _ in range(10):
+                    raw.sendall(chunk)
+            except OSError:
+                pass  # the server closed the connection before the end: what we want
+            try:
+                closing = raw.recv(4096)
+            except OSError:
+                closing = b""
+            codes.append(struct.unpack(">H", closing[2:4])[0] if closing[:1] == b"\x88" else None)
+    after = _rss_mb(proc.pid)
+    assert after - before < 40, (before, after)  # (10 MB read once would already be 10)
+    assert set(codes) <= {1009, None} and 1009 in codes, codes
+
+    async def a_little_over() -> dict[str, object]:
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws") as ws:
+            await ws.send(json.dumps({"type": "hello", "name": "Big"}))
+            json.loads(await ws.recv())
+            await ws.send(json.dumps({"type": "lobby", "pad": "x" * 9000}))
+            error: dict[str, object] = json.loads(await ws.recv())
+            await ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(await ws.recv())["type"] == "pong"  # the connection goes on
+            return error
+
+    assert asyncio.run(a_little_over())["code"] == "too_large"
+    proc.send_signal(signal.SIGINT)
+    assert "Traceback" not in proc.communicate(timeout=15)[0]  # refused quietly

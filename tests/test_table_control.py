@@ -71,6 +71,9 @@ def test_the_creator_sits_as_host_and_only_the_host_seats_bots(tmp_path: Path) -
         a.send({"type": "leave"})  # the game runs: a bot takes Ann's seat, Ben (next in play) hosts
         b.until(lambda s: s["table"]["host"] == b.id)
         assert b.state["table"]["seats"][1]["host"]  # type: ignore[index]
+        # the bot plays under Ann's name, in no language: the client says "(bot)" or "(robot)"
+        ann = b.state["table"]["seats"][0]  # type: ignore[index]
+        assert (ann["name"], ann["bot"], ann["taken"]) == ("Ann", "heuristic", True)
 
 
 def test_the_host_of_a_waiting_table_passes_on_to_the_next_seated_player(tmp_path: Path) -> None:
@@ -155,3 +158,25 @@ def test_the_next_deal_starts_by_itself_after_its_wait(tmp_path: Path) -> None:
         play_until([a], second_deal, seed=2)
         seen_pause = any(m.get("state", {}).get("next_deal") for m in a.messages if m["type"] == "event")
         assert seen_pause and a.state["game"]["deal"] == 2 and a.state["next_deal"] is None  # type: ignore[index]
+
+
+def test_watchers_of_a_table_without_spectators_go_back_to_the_lobby_when_it_starts(tmp_path: Path) -> None:
+    """Issue 23, item 3: someone may look at a waiting table without spectators (to sit), but
+    when its game starts, whoever is watching and not seated is sent back to the lobby with the
+    reason, and hears nothing more of the game; the seated, and the host, stay."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        a, b, c = Player(client, "Ann"), Player(client, "Ben"), Player(client, "Cy")
+        tid = create_table(a, players=3, deals=1, spectators=False)
+        assert join(b, tid)["type"] == "snapshot"  # waiting: Ben may come and look
+        assert join(c, tid)["type"] == "snapshot"
+        c.send({"type": "sit", "seat": 1})
+        c.until(lambda s: s["you"] == 1)
+        a.send({"type": "add_bot", "seat": 2})  # the table is full: the game starts
+        sent_off = b.expect("error")
+        assert (sent_off["code"], sent_off["table"]) == ("no_spectators", tid)
+        a.until(lambda s: s["view"] is not None)
+        c.until(lambda s: s["view"] is not None)  # the seated play on
+        b.poll()
+        after = b.messages[b.messages.index(sent_off) + 1:]
+        assert not [m for m in after if m["type"] in ("event", "snapshot")], after
+        assert join(b, tid)["code"] == "no_spectators"  # and may not come back to watch

@@ -295,7 +295,7 @@ def serve(
     try:  # the server's dependencies load only for this command
         import uvicorn
 
-        from tarot.server.app import create_app, tune_gc
+        from tarot.server.app import UVICORN_OPTIONS, create_app, tune_gc
         from tarot.server.settings import Settings
         from tarot.server.store import default_url, migrate
     except ImportError as exc:
@@ -315,9 +315,7 @@ def serve(
     typer.echo(f"Database: {url.split('@')[-1]}")
     typer.echo(f"Open http://{shown}:{port}/ in your browser")
     tune_gc()
-    # No permessage-deflate: messages are about a kilobyte, and compressing each one for each
-    # seat cost more CPU than anything else per card (docs/performance.md).
-    uvicorn.run(site, host=host, port=port, log_level="warning", ws_per_message_deflate=False)
+    uvicorn.run(site, host=host, port=port, log_level="warning", **UVICORN_OPTIONS)
 
 
 @app.callback()

@@ -92,6 +92,14 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
     conn.send(p.welcome(pid, name, token))
 
 
+# How uvicorn runs the site (``tarot serve`` and the browser tests):
+# - a frame over the protocol's real need is refused from its header, never buffered (uvicorn
+#   would read up to 16 MB first, and twenty such frames kept 400 MB of memory);
+# - no permessage-deflate: messages are about a kilobyte, and compressing each one for each
+#   seat cost more CPU than anything else per card (docs/performance.md).
+UVICORN_OPTIONS: dict[str, Any] = {"ws_max_size": p.MAX_FRAME_BYTES, "ws_per_message_deflate": False}
+
+
 def tune_gc() -> None:
     """For the process that serves (``tarot serve``), before uvicorn starts.
 

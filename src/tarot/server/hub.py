@@ -18,7 +18,7 @@ from .game import DealInfo, ServerGame
 from .seats import Client, Seat
 from .settings import Settings, TableServices
 from .slowlane import SlowLane
-from .table import RESTART_GAP, Resume, Table
+from .table import EPOCH, Resume, Table
 
 if TYPE_CHECKING:
     from .store import LoadedTable, Store
@@ -50,6 +50,7 @@ class Hub:
         for loaded in await self.store.run(self.store.load_open_tables):
             try:
                 table = restore_table(self.services, loaded)
+                await table.save()  # its new epoch (restore_table), before anyone hears from it
             except Exception:
                 log.exception("cannot restore table %s", loaded.row.id)
                 continue
@@ -179,10 +180,7 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
         t.status = "playing"
     # Some events are sent without being stored (a seat's presence; a game's or a deal's start
     # before its first card; a deal's end), so clients may have seen versions past the stored
-    # one. The numbering jumps past them: a version seen before the restart is then older
-    # than anything in the new log, and a client that comes back with it gets a snapshot, not
-    # events of the new numbering taken for ones it has seen. A bound, not a proof: presence
-    # is not counted (a thousand events unstored means five hundred reconnections between two
-    # moves), and a snapshot always follows ``missed`` anyway.
-    t.version += RESTART_GAP
+    # one. A restore starts the table's next epoch, above any of them; the hub stores it before
+    # anyone hears from the table, so that the next restore starts the one after.
+    t.version = (t.version // EPOCH + 1) * EPOCH
     return t

@@ -16,7 +16,10 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
 
 from tarot.bots import BOT_NAMES
 
-MAX_MESSAGE_BYTES = 8192
+MAX_MESSAGE_BYTES = 8192  # a client message over this gets ``too_large`` (the connection kept)
+# A frame over this is refused from its header by the websocket layer (close 1009), before its
+# bytes are read into memory: what uvicorn's ``ws_max_size`` is set to (app.UVICORN_OPTIONS).
+MAX_FRAME_BYTES = 2 * MAX_MESSAGE_BYTES
 
 
 class _Msg(BaseModel):

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 import orjson
 from sqlalchemy import (
     JSON,
+    BigInteger,
     ForeignKey,
     Integer,
     String,
@@ -68,7 +69,7 @@ class TableRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, finished, closed
-    version: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(BigInteger)  # epochs of 2**32 (table.EPOCH)
     created: Mapped[float]
     updated: Mapped[float]
 
@@ -108,7 +109,7 @@ class ActionRow(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id"), index=True)
     index: Mapped[int]
-    table_version: Mapped[int]
+    table_version: Mapped[int] = mapped_column(BigInteger)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     by: Mapped[str] = mapped_column(String(16))  # player, bot, timeout, away
     created: Mapped[float]
