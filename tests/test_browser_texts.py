@@ -3,6 +3,7 @@ both, so switching to French never shows a raw key such as ``poigneeof``."""
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -76,3 +77,58 @@ def test_the_client_is_modules_with_one_click_listener() -> None:
     assert 'document.addEventListener("click"' in sources["main.js"]
     net = (STATIC / "js" / "net.js").read_text(encoding="utf-8")
     assert "switch (m.type)" in net and "default:" in net  # an unknown message is reported
+
+
+ENGINE = Path(__file__).resolve().parents[1] / "src" / "tarot" / "engine"
+
+
+def engine_why_codes() -> set[str]:
+    """The reason codes the engine's refusals carry (``IllegalAction(rule, reason, why, …)``)."""
+    trees = [ast.parse((ENGINE / name).read_text(encoding="utf-8")) for name in ("deal.py", "core.py")]
+    return {node.args[2].value for tree in trees for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "IllegalAction"
+            and len(node.args) > 2 and isinstance(node.args[2], ast.Constant)}
+
+
+def test_every_refusal_reason_is_said_in_both_languages_and_documented() -> None:
+    """Issue 16, item 9: a move the rules refuse is said in the player's language from its code,
+    and docs/protocol.md lists the codes a client may meet."""
+    codes = engine_why_codes()
+    assert {"must_follow", "must_overtrump", "must_trump", "not_your_turn", "ecart_king"} <= codes
+    for lang in ("en", "fr"):
+        assert {f"why_{c}" for c in codes} - set(texts(lang)) == set(), lang
+        assert {k[4:] for k in texts(lang) if k.startswith("why_")} == codes, lang
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    table = doc[doc.index("| `why` |"):]
+    table = table[:table.index("\n\n")]
+    names = {"why", "args", "suit", "card", "count", "counts", "bid"}  # the table's heads and arguments
+    assert set(re.findall(r"`([a-z_]+)`", table)) - names == codes
+
+
+def test_french_punctuation_has_its_no_break_spaces() -> None:
+    """Issue 16, item 9: in French a colon takes a no-break space before it (and ; ? ! a narrow
+    one), so "Preneur :" never breaks before its colon; English has none."""
+    def strings(x: Any) -> list[str]:
+        if isinstance(x, str):
+            return [x]
+        items = x.values() if isinstance(x, dict) else x
+        return [s for v in items for s in strings(v)]
+
+    fr = strings(texts("fr"))
+    assert any("\u00a0:" in s for s in fr)
+    for s in fr:
+        assert not re.search(r" [:;?!]", s), s
+        assert not re.search(r"\w[:;?!]", s), s
+    for s in strings(texts("en")):
+        assert not re.search(r"[\u00a0\u202f][:;?!]", s), s
+
+
+def test_every_bot_kind_has_a_short_name_in_both_languages() -> None:
+    """The bots the host seats are shown as "Robot 2", "Robot+ 3" (their kind from the bot
+    registry): short enough that a phone does not cut the number off."""
+    from tarot.bots import BOT_NAMES
+
+    for lang in ("en", "fr"):
+        for kind in BOT_NAMES:
+            name = texts(lang)[f"botname_{kind}"]
+            assert 0 < len(name) <= 12, name

@@ -14,11 +14,13 @@ from tarot.engine import (
     CARDS,
     Bid,
     Call,
+    Card,
     Chelem,
     Contract,
     Deal,
     DealRecord,
     Ecart,
+    IllegalAction,
     Phase,
     Play,
     Poignee,
@@ -187,7 +189,41 @@ def test_bad_actions_are_refused_and_change_nothing(params: tuple[int, int, int]
                 deal.apply(junk)  # type: ignore[arg-type]
             except ValueError as e:
                 assert re.match(r"R\d+: ", str(e)), e  # every refusal names its rule
+                # ... and its reason as a code a client can say in its language (issue 16)
+                assert isinstance(e, IllegalAction) and e.why, e
+                assert all(isinstance(v, str) for v in e.args_.values()), e.args_
             else:
                 raise AssertionError(f"{junk!r} was applied but not offered")
             assert (deal.view(-1), [deal.view(s) for s in range(players)], list(deal.actions)) == before
         deal.apply(random_action(deal, rng))
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_refused_card_says_why_in_a_code(players: int) -> None:
+    """Every card a player may not play is refused with the reason's code and particulars:
+    follow (with the suit), overtrump (with the card to beat), trump, the called suit (R9)."""
+    seen: dict[str, dict[str, str]] = {}
+    for seed in range(30):
+        deal = Deal.new(players, 0, seed=seed)
+        rng = random.Random(seed)
+        while not deal.is_over:
+            if deal.phase is Phase.PLAY:
+                seat = deal.turn
+                assert seat is not None
+                legal = deal.legal_mask()
+                for card in deal.hand(seat):
+                    if not legal >> card & 1:
+                        with pytest.raises(IllegalAction) as refused:
+                            deal.apply(Play(seat, card))
+                        seen[refused.value.why] = refused.value.args_
+                other = deal.hand((seat + 1) % players)
+                if other:
+                    with pytest.raises(IllegalAction) as out_of_turn:
+                        deal.apply(Play((seat + 1) % players, other[0]))
+                    seen[out_of_turn.value.why] = out_of_turn.value.args_
+            deal.apply(random_action(deal, rng))
+    assert seen["must_follow"]["suit"] in "SHDC"
+    assert Card.parse(seen["must_overtrump"]["card"]).is_trump
+    assert "must_trump" in seen and "not_your_turn" in seen
+    if players == 5:
+        assert Card.parse(seen["called_suit_lead"]["card"]).rank >= 11

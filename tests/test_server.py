@@ -4,6 +4,7 @@ TAROT_TEST_POSTGRES_URL is set, on PostgreSQL too."""
 from __future__ import annotations
 
 import json
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -247,7 +248,9 @@ def test_bad_inputs_get_errors_and_leave_the_table_unharmed(tmp_path: Path) -> N
         mover, other = (a, b) if turn == 0 else (b, a) if turn == 1 else (None, a)
         other_seat = 1 if other is b else 0
         err = bad(other, {"type": "act", "action": {"bid": "pass"}}, "illegal")
-        assert err["reason"].startswith("R")
+        assert err["reason"].startswith("R7: ")
+        # the reason also as a code, for the client to say it in its language (issue 16)
+        assert (err["rule"], err["why"], err["args"]) == ("R7", "not_your_turn", {})
         bad(other, {"type": "act", "action": {"seat": (other_seat + 1) % 3, "bid": "pass"}}, "wrong_seat")
         bad(a, {"type": "set_options", "options": {"players": 4}}, "game_running")
         bad(b, {"type": "new_game"}, "game_running")
@@ -255,7 +258,8 @@ def test_bad_inputs_get_errors_and_leave_the_table_unharmed(tmp_path: Path) -> N
         # an illegal play during bidding
         if mover is not None:
             card = mover.state["view"]["hand"][0]  # type: ignore[index]
-            bad(mover, {"type": "act", "action": {"play": card}}, "illegal")
+            err = bad(mover, {"type": "act", "action": {"play": card}}, "illegal")
+            assert (err["rule"], err["why"]) == ("R15", "no_play")
         # a spectator cannot act
         c = Player(client, "C")
         c.send({"type": "join", "table": tid})
@@ -699,6 +703,39 @@ def test_versions_after_a_restart_are_past_events_that_were_never_stored(url: st
         b.close()
 
 
+def test_versions_only_increase_over_restarts_with_only_presence_between(url: str) -> None:
+    """Issue 23, item 1: three restarts in a row with nothing stored between them (only the
+    seats' presence): every client's versions strictly increase across all of them, and no
+    version carries two different events."""
+    with make_client(url) as client:
+        players = [Player(client, name) for name in "ABC"]
+        tid = create_table(players[0], players=3, deals=1)
+        sit_everyone(players, tid)
+        drive(players, until_finished=False, max_actions=4, seed=3)
+        tokens = [pl.token for pl in players]
+        seen = [list(pl.messages) for pl in players]
+        for pl in players:
+            pl.close()
+    for _ in range(3):
+        with make_client(url) as client:  # a new process on the same database
+            players = _rejoined(client, tid, tokens)
+            for pl in players:  # the others' presence: events sent, never stored
+                pl.until(lambda s: not any(seat["away"] for seat in s["table"]["seats"]))
+                pl.poll()
+            for mine, pl in zip(seen, players, strict=True):
+                mine += pl.messages
+                pl.close()
+    by_version: dict[int, Any] = {}
+    for messages in seen:
+        versions = [m["version"] for m in messages if m["type"] in ("event", "snapshot")]
+        assert versions == sorted(versions), versions  # a snapshot is at the last event's version
+        events = [m["version"] for m in messages if m["type"] == "event"]
+        assert len(set(events)) == len(events), events
+        for m in messages:
+            if m["type"] == "event":
+                assert by_version.setdefault(m["version"], m["event"]) == m["event"], m["version"]
+
+
 def _stored_game(url: str, tid: str) -> tuple[str, str, list[int]]:
     """The stored table's status, and its last game's status and totals."""
     from tarot.server.store import Store
@@ -832,3 +869,34 @@ def test_a_finished_trick_stays_on_the_felt_when_a_person_is_seated(tmp_path: Pa
         else:
             assert all(gap < pause * 0.9 for gap in by_bots), leads
         a.close()
+
+
+def test_card_codes_are_read_in_any_case_and_sent_in_upper_case(tmp_path: Path) -> None:
+    """Issue 23, item 4 (R1, docs/protocol.md): a move's cards in lower case are the same cards;
+    what the server sends is always in upper case."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        players = [Player(client, name) for name in "ABC"]
+        tid = create_table(players[0], players=3, deals=1)
+        sit_everyone(players, tid)
+        rng = random.Random(1)
+        end = time.monotonic() + 30
+        sent: str | None = None
+        while sent is None:
+            assert time.monotonic() < end
+            for pl in players:
+                pl.poll()
+                if pl.my_turn and pl.acted_version != pl.version:
+                    pl.acted_version = pl.version
+                    action = choose(pl.state["view"], rng)  # type: ignore[index]
+                    if "play" in action:
+                        sent = action["play"]
+                        action = {"play": action["play"].lower()}
+                    pl.send({"type": "act", "action": action})
+                    if sent is not None:
+                        break  # the one card in lower case: nobody plays after it
+        played = players[0].until(lambda s: s["view"]["tricks_done"] or s["view"]["trick"])
+        seen = [m["event"]["action"]["play"] for m in players[0].messages
+                if m["type"] == "event" and "play" in m["event"].get("action", {})]
+        assert sent == sent.upper() and seen == [sent]  # e.g. "kh" sent, "KH" seen
+        assert sent in (played["view"]["trick"] or played["view"]["tricks"][-1]["cards"])
+        assert not [m for m in players[0].messages if m["type"] == "error"]

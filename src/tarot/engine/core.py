@@ -79,7 +79,7 @@ def coerce_card(card: Any) -> Card:
         return Card.parse(card)
     if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 78:
         return CARDS[card]
-    raise IllegalAction("R1", f"not a card: {card!r}")
+    raise IllegalAction("R1", f"not a card: {card!r}", "not_card")
 
 
 class DealCore:
@@ -275,7 +275,7 @@ class DealCore:
 
     def _check_play(self, seat: int, card: Card) -> None:
         """Raise IllegalAction saying why ``seat`` may not play ``card`` (Deal cites the rule)."""
-        raise IllegalAction("R15", f"seat {seat} cannot play {card} now")
+        raise IllegalAction("R15", f"seat {seat} cannot play {card} now", "no_play")
 
     def play(self, card: Card | int | str, seat: int | None = None) -> Play:
         """Fast path: the seat to play plays ``card`` (checked against R9/R15); returns the action."""
@@ -288,7 +288,7 @@ class DealCore:
             legal = self.legal_mask()
         if not bit & legal or (seat is not None and seat != turn):
             self._check_play(turn if seat is None else seat, card)  # type: ignore[arg-type]
-            raise IllegalAction("R15", f"{card} cannot be played now")  # pragma: no cover
+            raise IllegalAction("R15", f"{card} cannot be played now", "no_play")  # pragma: no cover
         self._legal = -1
         self.hands[turn] ^= bit  # type: ignore[index]
         action = PLAYS[turn][card]  # type: ignore[index]

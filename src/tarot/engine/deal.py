@@ -242,133 +242,152 @@ class Deal(DealCore):
         if self.phase is _DONE:
             raise self._over_error()
         if not isinstance(action, Action):
-            raise IllegalAction("R4", f"not an action: {action!r}")
+            raise IllegalAction("R4", f"not an action: {action!r}", "not_action")
         if not isinstance(action.seat, int) or not 0 <= action.seat < self.players:
-            raise IllegalAction("R4", f"there is no seat {action.seat!r} at {self.players} players")
+            raise IllegalAction("R4", f"there is no seat {action.seat!r} at {self.players} players",
+                                "no_seat")
         _RULES[type(action)][0](self, action)
 
     def _over_error(self) -> IllegalAction:
         if self.annulled is not None:
             return IllegalAction("R6" if self.annulled is Annulment.PETIT_SEC else "R7",
-                                 f"the deal was annulled ({self.annulled.value}): no more actions")
-        return IllegalAction("R16", "the deal is over: every trick has been played")
+                                 f"the deal was annulled ({self.annulled.value}): no more actions",
+                                 "annulled")
+        return IllegalAction("R16", "the deal is over: every trick has been played", "deal_over")
 
     def _turn_error(self, rule: str, what: str, seat: int) -> IllegalAction:
-        return IllegalAction(rule, f"it is seat {self.turn}'s turn to {what}, not seat {seat}'s")
+        return IllegalAction(rule, f"it is seat {self.turn}'s turn to {what}, not seat {seat}'s",
+                             "not_your_turn")
 
     def _check_play_action(self, action: Play) -> None:
         self._check_play(action.seat, action.card)
 
     def _check_bid(self, action: Bid) -> None:
         if self.phase is not _BIDDING:
-            raise IllegalAction("R7", "bidding is over: each player speaks exactly once")
+            raise IllegalAction("R7", "bidding is over: each player speaks exactly once", "bidding_over")
         if action.seat != self.turn:
             raise self._turn_error("R7", "bid", action.seat)
         c = action.contract
         if c is not None:
             if not isinstance(c, Contract):
-                raise IllegalAction("R7", f"unknown contract {c!r}")
+                raise IllegalAction("R7", f"unknown contract {c!r}", "not_action")
             if self.high_bid is not None and c <= self.high_bid:
                 raise IllegalAction("R7", f"a bid must be higher than {self.high_bid.name_text}, "
-                                          f"not {c.name_text}")
+                                          f"not {c.name_text}",
+                                          "bid_too_low", {"bid": self.high_bid.name_text})
 
     def _check_call(self, action: Call) -> None:
         if self.phase is not _CALL:
-            raise IllegalAction("R8", "a card is called only at 5 players, right after bidding")
+            raise IllegalAction("R8", "a card is called only at 5 players, right after bidding", "no_call")
         if action.seat != self.taker:
-            raise IllegalAction("R8", f"only the taker (seat {self.taker}) calls a card")
+            raise IllegalAction("R8", f"only the taker (seat {self.taker}) calls a card", "not_taker")
         card = action.card
         if not isinstance(card, Card) or not (1 << card) & self.callable_mask():
             if isinstance(card, Card) and card.rank in (11, 12, 13) and card < 56:
                 needs = {13: "all four kings", 12: "all four kings and queens",
                          11: "all four kings, queens and knights"}[card.rank]
-                raise IllegalAction("R8", f"{card} may be called only when holding {needs}")
+                raise IllegalAction("R8", f"{card} may be called only when holding {needs}", "bad_call")
             raise IllegalAction("R8", f"{card} cannot be called: call a king (or a queen, knight, jack "
-                                      "when holding every card of the ranks above)")
+                                      "when holding every card of the ranks above)", "bad_call")
 
     def _check_ecart(self, action: Ecart) -> None:
         opts = self.ecart_options()
         if opts is None:
-            raise IllegalAction("R10", "there is no écart to make now")
+            raise IllegalAction("R10", "there is no écart to make now", "no_ecart")
         if action.seat != opts.seat:
-            raise IllegalAction("R10", f"only the taker (seat {opts.seat}) makes the écart")
+            raise IllegalAction("R10", f"only the taker (seat {opts.seat}) makes the écart", "not_taker")
         mask = action.mask
         if len(action.cards) != opts.size:
-            raise IllegalAction("R10", f"the écart has exactly {opts.size} cards, not {len(action.cards)}")
+            raise IllegalAction("R10", f"the écart has exactly {opts.size} cards, not {len(action.cards)}",
+                                "ecart_size", {"count": str(opts.size)})
         hand = self.hands[opts.seat]
         if mask & ~hand:
-            raise IllegalAction("R10", f"{cards_of(mask & ~hand)[0]} is not in the taker's hand")
+            raise IllegalAction("R10", f"{cards_of(mask & ~hand)[0]} is not in the taker's hand",
+                                "not_in_hand", {"card": str(cards_of(mask & ~hand)[0])})
         if mask & KINGS:
-            raise IllegalAction("R11", f"no king in the écart ({cards_of(mask & KINGS)[0]})")
+            raise IllegalAction("R11", f"no king in the écart ({cards_of(mask & KINGS)[0]})", "ecart_king",
+                                {"card": str(cards_of(mask & KINGS)[0])})
         if mask & OUDLERS:
-            raise IllegalAction("R11", f"no oudler in the écart ({cards_of(mask & OUDLERS)[0]})")
+            raise IllegalAction("R11", f"no oudler in the écart ({cards_of(mask & OUDLERS)[0]})",
+                                "ecart_oudler", {"card": str(cards_of(mask & OUDLERS)[0])})
         if self.called is not None and mask & (1 << self.called):
-            raise IllegalAction("R11", f"the called card {self.called} may not be discarded")
+            raise IllegalAction("R11", f"the called card {self.called} may not be discarded", "ecart_called",
+                                {"card": str(self.called)})
         trumps = (mask & TRUMPS).bit_count()
         if trumps > opts.trumps_needed:
             if opts.trumps_needed == 0:
                 raise IllegalAction("R11", "trumps may go in the écart only when it cannot be completed "
-                                           "otherwise")
-            raise IllegalAction("R11", f"only as many trumps as needed: {opts.trumps_needed}, not {trumps}")
+                                           "otherwise", "ecart_trumps")
+            raise IllegalAction("R11", f"only as many trumps as needed: {opts.trumps_needed}, not {trumps}",
+                                "ecart_trump_count", {"count": str(opts.trumps_needed)})
 
     def _check_chelem(self, action: Chelem) -> None:
         if self.phase is not _ANNOUNCE:
             raise IllegalAction("R13", "a chelem is announced by the taker after the écart (or the "
-                                       "bidding), before the first card")
+                                       "bidding), before the first card", "no_chelem")
         if action.seat != self.taker:
-            raise IllegalAction("R13", f"only the taker (seat {self.taker}) may announce a chelem")
+            raise IllegalAction("R13", f"only the taker (seat {self.taker}) may announce a chelem",
+                                "not_taker")
 
     def _check_poignee(self, action: Poignee) -> None:
         seat = action.seat
         if self.phase is not _PLAY:
-            raise IllegalAction("R14", "a poignée is shown just before the player's first card")
+            raise IllegalAction("R14", "a poignée is shown just before the player's first card",
+                                "poignee_late")
         if seat != self.turn:
             raise IllegalAction("R14", f"a poignée is shown just before playing: it is seat {self.turn}'s "
-                                       "turn")
+                                       "turn", "not_your_turn")
         if seat in self.poignees:
-            raise IllegalAction("R14", "each player shows at most one poignée")
+            raise IllegalAction("R14", "each player shows at most one poignée", "poignee_once")
         if self.tricks:
-            raise IllegalAction("R14", "a poignée is shown before the player's first card, not later")
+            raise IllegalAction("R14", "a poignée is shown before the player's first card, not later",
+                                "poignee_late")
         mask = action.mask
         opts = self.poignee_options()
         avail = opts.allowed_mask if opts else self.hands[seat] & (TRUMPS | EXCUSE_BIT)
         if mask & ~avail:
             raise IllegalAction("R14", f"{cards_of(mask & ~avail)[0]} cannot be shown: a poignée is "
-                                       "trumps (or the Excuse) from the player's hand")
+                                       "trumps (or the Excuse) from the player's hand", "poignee_card",
+                                {"card": str(cards_of(mask & ~avail)[0])})
         if self.variant.poignee_size(len(action.cards)) is None:
             counts = ", ".join(str(t) for t in self.variant.poignee_thresholds)
             raise IllegalAction("R14", f"a poignée has exactly {counts} trumps at {self.players} players, "
-                                       f"not {len(action.cards)}")
+                                       f"not {len(action.cards)}", "poignee_size", {"counts": counts})
         missing = opts.must_with_excuse & ~mask if opts else 0
         if mask & EXCUSE_BIT and missing:
             raise IllegalAction("R14", f"a poignée with the Excuse must show every trump of the hand "
-                                       f"({cards_of(missing)[0]} is missing)")
+                                       f"({cards_of(missing)[0]} is missing)", "poignee_excuse")
 
     def _check_play(self, seat: int, card: Card) -> None:
         if self.phase is _DONE:
             raise self._over_error()
         if self.phase is not _PLAY:
             raise IllegalAction("R15", "cards are played after the bidding and écart "
-                                       f"(phase: {self.phase.value})")
+                                       f"(phase: {self.phase.value})", "no_play")
         if seat != self.turn:
             raise self._turn_error("R4", "play", seat)
         if not isinstance(card, Card):
-            raise IllegalAction("R1", f"not a card: {card!r}")
+            raise IllegalAction("R1", f"not a card: {card!r}", "not_card")
         bit = 1 << card
         hand = self.hands[seat]
         if not bit & hand:
-            raise IllegalAction("R15", f"{card} is not in seat {seat}'s hand")
+            raise IllegalAction("R15", f"{card} is not in seat {seat}'s hand",
+                                "not_in_hand", {"card": str(card)})
         if bit & self.legal_mask():
             return
         lead = self.lead_mask
         if not lead:
             raise IllegalAction("R9", f"the first lead may not be in the called suit ({self.called}), "
-                                      "except the called card itself")
+                                      "except the called card itself",
+                                      "called_suit_lead", {"card": str(self.called)})
         if lead != TRUMPS and hand & lead:
-            raise IllegalAction("R15", f"must follow suit ({_SUIT_NAMES[Suit(lead.bit_length() // 14 - 1)]})")
+            suit = Suit(lead.bit_length() // 14 - 1)
+            raise IllegalAction("R15", f"must follow suit ({_SUIT_NAMES[suit]})",
+                                "must_follow", {"suit": suit.letter})
         if self.trick_high and hand & ABOVE[self.trick_high]:
-            raise IllegalAction("R15", f"must play a trump higher than {CARDS[self.trick_high]}")
-        raise IllegalAction("R15", "must play a trump")
+            raise IllegalAction("R15", f"must play a trump higher than {CARDS[self.trick_high]}",
+                                "must_overtrump", {"card": str(CARDS[self.trick_high])})
+        raise IllegalAction("R15", "must play a trump", "must_trump")
 
     # --- applying ----------------------------------------------------------------
 

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 
 class IllegalAction(ValueError):
     """An action the rules forbid at this point; the state is left unchanged.
 
-    ``rule`` is the RULES.md number (``"R15"``) and ``reason`` the human explanation;
-    ``str(error)`` is ``"R15: …"``.
+    ``rule`` is the RULES.md number (``"R15"``) and ``reason`` the explanation in English;
+    ``str(error)`` is ``"R15: …"``. ``why`` names the reason without words (``"must_follow"``)
+    and ``args`` its particulars as card and suit codes (``{"suit": "H"}``), so that a program
+    can say it in its user's language.
     """
 
-    def __init__(self, rule: str, reason: str) -> None:
+    def __init__(self, rule: str, reason: str, why: str = "", args: Mapping[str, str] | None = None) -> None:
         super().__init__(f"{rule}: {reason}")
         self.rule = rule
         self.reason = reason
+        self.why = why
+        self.args_ = dict(args or {})
 
 
 class RecordError(ValueError):

@@ -40,7 +40,9 @@ log = logging.getLogger("tarot.server")
 # About two deals: enough to catch up a short disconnection; older gaps get a snapshot, which
 # holds everything. Kept small because every table's log stays in memory (and in the GC's way).
 LOG_SIZE = 200
-RESTART_GAP = 1000  # versions skipped at a restart: far more than a table sends unstored (hub.restore_table)
+# A table's versions come in epochs: each restore starts the next one (hub.restore_table), so a
+# version sent before a restart, stored or not, is below every version sent after it.
+EPOCH = 1 << 32
 
 
 @dataclass(frozen=True)
@@ -313,9 +315,8 @@ class Table:
         if seat is None:
             return
         s = self.seats[seat]
-        if self.status == "playing":  # the game goes on: a bot takes the seat
+        if self.status == "playing":  # the game goes on: a bot takes the seat, under the player's name
             s.player_id, s.bot, s.conns, s.away_since = None, "heuristic", set(), None
-            s.name = f"{s.name} (bot)"
         else:
             self.seats[seat] = Seat()
         if client.player_id == self.host:
@@ -417,7 +418,7 @@ class Table:
         try:
             await self.apply(seat, action, "player")
         except IllegalAction as e:
-            client.send(p.error(str(e), "illegal", rule=e.rule if hasattr(e, "rule") else None))
+            client.send(p.error(str(e), "illegal", rule=e.rule, why=e.why, args=e.args_))
 
     async def _on_next_deal(self, client: Client) -> None:
         seat = self.seat_of(client)
@@ -497,8 +498,20 @@ class Table:
         self.game = game
         self.status = "playing"
         self.last_result = None
+        self._send_off_watchers()
         self._event({"kind": "game_start", "game": game.number, "deals": game.deals}, lobby=True)
         await self._deal_started(info)
+
+    def _send_off_watchers(self) -> None:
+        """At a table without spectators, who looked at it waiting (to sit) and did not sit goes
+        back to the lobby when the game starts (as a join during the game is refused); the host
+        may always watch its own table."""
+        if self.options.spectators:
+            return
+        for client in [c for c in self.watchers if self.seat_of(c) is None and c.player_id != self.host]:
+            self.watchers.discard(client)
+            client.send(p.error("the game has started, and this table does not allow spectators",
+                                "no_spectators", table=self.id))
 
     async def _deal_started(self, info: DealInfo) -> None:
         assert self.game is not None

@@ -1,8 +1,9 @@
 // Cards: their order in a hand, their names, and their faces.
 import {h} from "./dom.js";
+import {face} from "./faces.js";
 import {lang} from "./i18n.js";
 
-const SUITS = {S: ["♠", false], H: ["♥", true], D: ["♦", true], C: ["♣", false]};
+const RED = new Set(["H", "D"]);
 const SUIT_ORDER = {S: 0, H: 1, C: 2, D: 3};
 // Court letters as each language writes them: R, D, C, V for roi, dame, cavalier, valet.
 const COURT = {en: {J: "J", N: "Kn", Q: "Q", K: "K"}, fr: {J: "V", N: "C", Q: "D", K: "R"}};
@@ -22,6 +23,8 @@ export function sortCards(cards) {
   return [...cards].sort((a, b) => { const x = cardKey(a), y = cardKey(b); return x[0] - y[0] || x[1] - y[1]; });
 }
 
+export const suitName = (letter) => SUIT_NAMES[lang()][letter] ?? letter;
+
 export function cardName(c) {
   const l = lang();
   if (c === "EX") return "Excuse";
@@ -31,19 +34,24 @@ export function cardName(c) {
   return `${RANK_NAMES[l][r] ?? r} ${l === "fr" ? "de" : "of"} ${SUIT_NAMES[l][c.slice(-1)]}`;
 }
 
-// A card's face. ``attrs["data-action"]`` makes it playable: focusable, a button for the
-// keyboard (Enter, Space) and for screen readers.
+// A card as the page shows it: its face (faces.js) in a box that carries its code, its name for
+// screen readers and its state (legal, selected…). ``attrs["data-action"]`` makes it playable:
+// focusable, a button for the keyboard (Enter, Space) and for screen readers.
 export function cardEl(c, cls = "", attrs = {}) {
   // The Excuse and the Petit are drawn apart: neither reads as an ace nor as the host's star.
-  let top, big, extra = "";
-  if (c === "EX") { top = "Exc"; big = "♪"; extra = " trump excuse"; }
-  else if (c === "T1") { top = "1"; big = "Petit"; extra = " trump petit"; }
-  else if (c[0] === "T") { top = c.slice(1); big = c.slice(1); extra = " trump"; }
-  else {
-    const [sym, red] = SUITS[c.slice(-1)], r = c.slice(0, -1);
-    top = (COURT[lang()][r] ?? (r === "1" ? "A" : r)) + sym; big = sym; if (red) extra = " red";
-  }
+  let extra = "";
+  if (c === "EX") extra = " trump excuse oudler";
+  else if (c === "T1") extra = " trump petit oudler";
+  else if (c === "T21") extra = " trump oudler";
+  else if (c[0] === "T") extra = " trump";
+  else if (RED.has(c.slice(-1))) extra = " red";
   if (attrs["data-action"]) attrs = {tabindex: 0, role: "button", ...attrs};
   return h("div", {class: "card" + extra + (cls ? " " + cls : ""), "data-card": c, title: cardName(c),
-    "aria-label": cardName(c), ...attrs}, h("span", {}, top), h("span", {class: "big"}, big));
+    "aria-label": cardName(c), ...attrs}, face(c, courtLetter(c)));
+}
+
+// How a suit card's rank is written on its corner in the page's language (R, D, C, V in French).
+function courtLetter(c) {
+  const r = c.slice(0, -1);
+  return COURT[lang()][r] ?? (r === "1" ? "1" : r);
 }

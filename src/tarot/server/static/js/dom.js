@@ -20,3 +20,12 @@ export function toast(text) {
   el.textContent = text; el.style.display = "block";
   clearTimeout(toast.timer); toast.timer = setTimeout(() => (el.style.display = "none"), 4000);
 }
+
+// s("path", {d: "…"}): the same for SVG elements (the card faces).
+const SVG_NS = "http://www.w3.org/2000/svg";
+export function s(tag, attrs = {}, ...kids) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v != null) el.setAttribute(k, v);
+  for (const kid of kids.flat()) if (kid != null) el.append(kid.nodeType ? kid : String(kid));
+  return el;
+}

@@ -14,6 +14,10 @@ export function setLang(l) {
   document.documentElement.lang = l;
 }
 export const t = (k) => T[current][k] ?? k;
+// "Preneur : Alice", "Taker: Alice": French puts a no-break space before the colon.
+export const colon = () => (current === "fr" ? "\u00a0: " : ": ");
+// t(key) with its {name} holes filled: ``fill("why_must_follow", {suit: "cœur"})``.
+export const fill = (k, args = {}) => t(k).replace(/\{(\w+)\}/g, (hole, name) => args[name] ?? hole);
 export const texts = () => T[current];
 // French counts 0 and 1 in the singular (0 bout, 1 bout), English only 1 (1 oudler, 0 oudlers).
 export const plural = (n) => (current === "fr" ? n > 1 : n !== 1);

@@ -1,10 +1,11 @@
 // The browser client: ES modules, no build step. Protocol: docs/protocol.md.
 //   net.js the websocket · state.js what the page knows · i18n.js the texts (static/i18n/)
-//   cards.js the cards · views/ one module per screen (lobby, table, result, sheet, help, forms)
+//   cards.js the cards, faces.js their SVG faces, motion.js a trick gathered · views/ one module per screen (lobby, table, result, sheet, help, forms)
 // Clicks go through one listener (``data-action``); the page is redrawn by region.
-import {sortCards} from "./cards.js";
+import {cardName, sortCards, suitName} from "./cards.js";
 import {$, h, toast} from "./dom.js";
-import {lang, setLang, t, texts} from "./i18n.js";
+import {fill, lang, setLang, t, texts} from "./i18n.js";
+import {gatherTrick} from "./motion.js";
 import {connect, send} from "./net.js";
 import {S, seatName, secondsLeft} from "./state.js";
 import {kept, nameForm} from "./views/forms.js";
@@ -34,10 +35,18 @@ const handlers = {
     // Texts by code, in the player's language; a refused move is not shown when the table has
     // moved on since the click (a stale click: nothing the player needs to read).
     if (m.code === "illegal" && S.sentAt !== S.version) return;
-    toast(texts()["err_" + m.code] ?? m.reason);
+    toast(m.code === "illegal" ? refusal(m) : texts()["err_" + m.code] ?? m.reason);
     if (JOIN_REFUSED.has(m.code)) location.hash = "#/";  // the lobby, not a blank page
   },
 };
+
+// A move the rules refuse, said in the player's language from its reason's code (``why``) and
+// particulars (card and suit codes), with the rule it cites.
+function refusal(m) {
+  const a = m.args || {}, args = {...a, card: a.card && cardName(a.card), suit: a.suit && suitName(a.suit), bid: a.bid && t(a.bid)};
+  const text = m.why && texts()["why_" + m.why] ? fill("why_" + m.why, args) : t("err_illegal");
+  return m.rule ? `${text} (${m.rule})` : text;
+}
 
 function tableMessage(m) {
   if (m.table !== S.table) return;
@@ -46,7 +55,12 @@ function tableMessage(m) {
   }
   if (m.type === "event" && !S.state) return;  // the snapshot that follows a join comes first
   // a snapshot holds the whole state; an event only the keys that changed
+  const before = S.state && S.state.view;
   S.state = m.type === "snapshot" ? m.state : Object.assign({}, S.state, m.state); S.version = m.version;
+  const after = S.state.view;
+  // the trick on the felt between two tricks is gathered when the next one starts
+  if (m.type === "event" && before && after && !before.trick.length && before.tricks.length && after.trick.length)
+    S.gather = before.tricks[before.tricks.length - 1].winner;
   S.timeLeft = m.state.time_left; S.timerAt = performance.now();
   if (m.type === "event") onEvent(m.event);
   const v = S.state.view, mine = !!v && v.turn != null && v.turn === S.state.you;
@@ -111,8 +125,12 @@ function draw(app) {
   for (const r of regions) {
     if (drawn.get(r.id) === r.key) continue;  // unchanged: left as it is (and its buttons with it)
     drawn.set(r.id, r.key);
-    const node = r.build();
-    app.querySelector("#r-" + r.id).replaceChildren(...(node ? [node] : []));
+    const node = r.build(), region = app.querySelector("#r-" + r.id);
+    // the trick gathered: its cards measured where they were before the felt is redrawn
+    const gather = r.id === "felt-wrap" && S.gather != null ? S.gather : null;
+    const trick = gather != null ? [...region.querySelectorAll(".played .card")].map((el) => [el, el.getBoundingClientRect()]) : [];
+    region.replaceChildren(...(node ? [node] : []));
+    if (gather != null) { S.gather = null; gatherTrick(trick, region, gather); }
   }
 }
 

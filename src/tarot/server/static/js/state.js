@@ -1,4 +1,4 @@
-import {t} from "./i18n.js";
+import {t, texts} from "./i18n.js";
 
 // What the page knows: the connection, the player, the lobby, the table's last state, and what
 // the player is doing on this page (selected cards, panels opened).
@@ -9,18 +9,21 @@ export const S = {
   timerAt: 0, timeLeft: null, kept: new Map(), invite: null, retry: 0,
   sentAt: null, sound: localStorage.getItem("tarot.sound") === "on", wasMyTurn: false,
   lastPlayed: null,  // the card of the last play event (drawn coming in)
+  gather: null,  // the seat that won the trick being gathered (its cards fly there once)
   open: new Set(),  // the ids of the <details> the player opened (kept across re-renders)
 };
 
 // A bot the host seats is named by the server "<Kind> <seat>", in English (table.py,
-// ``_on_add_bot``): the page shows that name in its own language.
-const BOT_KEYS = {heuristic: "heuristic", search: "search_bot", random: "random"};
+// ``_on_add_bot``): the page shows it short, in its own language ("Robot 2", "Robot+ 3" for a
+// search bot), so that on a phone the number is not cut off.
 const capital = (x) => x.charAt(0).toUpperCase() + x.slice(1);
 
 export function seatName(i) {
   const s = S.state && S.state.table.seats[i];
   if (!s) return "?";
-  if (s.bot && s.name === `${capital(s.bot)} ${i + 1}`) return `${capital(t(BOT_KEYS[s.bot] ?? s.bot))} ${i + 1}`;
+  if (s.bot && s.name === `${capital(s.bot)} ${i + 1}`) return `${texts()["botname_" + s.bot] ?? capital(s.bot)} ${i + 1}`;
+  // a bot that took over from a player who left keeps the player's name, marked as a bot
+  if (s.bot) return `${s.name} (${t("standin")})`;
   return s.name || "—";
 }
 

@@ -1,6 +1,6 @@
 // A deal's result (over the felt between deals, or reopened later) and the final ranking.
 import {h} from "../dom.js";
-import {oudlersText, signed, t} from "../i18n.js";
+import {colon, oudlersText, signed, t} from "../i18n.js";
 import {S, seatName} from "../state.js";
 
 export function resultView(r, extra = null) {
@@ -10,9 +10,9 @@ export function resultView(r, extra = null) {
   const box = h("section", {class: "panel result", id: "result"}, h("h3", {}, `${t("result")} — ${t("deal")} ${row.deal ?? "–"}`));
   if (res.annulled) box.append(h("p", {}, `${t("annulled")} (${t(res.annulled)})`));
   else {
-    const who = [`${t("taker")}: ${seatName(row.taker)}`, t(row.contract)];
+    const who = [`${t("taker")}${colon()}${seatName(row.taker)}`, t(row.contract)];
     if (S.state.table.seats.length === 5)
-      who.push(row.partner == null ? t("alone") : `${t("partner")}: ${seatName(row.partner)}`);
+      who.push(row.partner == null ? t("alone") : `${t("partner")}${colon()}${seatName(row.partner)}`);
     box.append(h("p", {class: "who"}, who.join(" · ")),
       h("p", {class: "count"}, `${row.points} ${t("points")}, ${row.target} ${t("needed")} (${oudlersText(row.oudlers)}) · `,
         h("b", {}, `${t(row.made ? "madeby" : "lostby")} ${row.margin}`)));
@@ -24,12 +24,12 @@ export function resultView(r, extra = null) {
     lines.push([t("perdefender"), "", row.per_defender, "total"]);
     box.append(h("table", {class: "primes"}, h("tbody", {}, lines.map(([label, why, x, key]) =>
       h("tr", {class: key}, h("th", {}, label), h("td", {}, why), h("td", {class: "num"}, signed(x)))))));
-    box.append(h("p", {class: "scores"}, S.state.table.seats.map((s, i) => `${seatName(i)}: ${signed(row.scores[i])}`).join(" · ")));
+    box.append(h("p", {class: "scores"}, S.state.table.seats.map((s, i) => `${seatName(i)}${colon()}${signed(row.scores[i])}`).join(" · ")));
   }
   // the seed and salt that the deal's commitment promised: checkable, not in the way
   box.append(h("details", {class: "fairness", id: "result-fairness", open: S.open.has("result-fairness")},
     h("summary", {}, t("fairness")),
-    h("p", {class: "mono"}, `${t("commitment")}: ${r.commitment}`, h("br"), `${t("seed")}: ${r.seed} · ${t("salt")}: ${r.salt}`)));
+    h("p", {class: "mono"}, `${t("commitment")}${colon()}${r.commitment}`, h("br"), `${t("seed")}${colon()}${r.seed} · ${t("salt")}${colon()}${r.salt}`)));
   // over the felt, the next deal's button first: on a phone the figures below it may scroll
   if (extra) { box.classList.add("overlay"); box.children[0].after(extra); }
   else box.append(h("button", {"data-action": "close-result"}, t("close")));
@@ -39,5 +39,5 @@ export function resultView(r, extra = null) {
 export function rankingView(ranking) {
   return h("section", {class: "panel", id: "ranking"}, h("h3", {}, t("ranking")),
     // equal totals share a place (1, 1, 1, 4): the list shows the server's rank, not the position
-    h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1}, `${seatName(r.seat)}: ${r.total}`))));
+    h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1}, `${seatName(r.seat)}${colon()}${r.total}`))));
 }

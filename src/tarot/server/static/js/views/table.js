@@ -3,14 +3,14 @@
 // region has a key; main.js redraws a region only when its key changed.
 import {cardEl, cardName, sortCards} from "../cards.js";
 import {h} from "../dom.js";
-import {lang, t} from "../i18n.js";
+import {colon, lang, t} from "../i18n.js";
 import {S, seatName, secondsLeft} from "../state.js";
 import {optionsForm, kept} from "./forms.js";
 import {rankingView, resultView} from "./result.js";
 import {sheetView} from "./sheet.js";
 
 export function timerText() {
-  return `${t("timeleft")}: ${secondsLeft(S.timeLeft)}s`;
+  return `${t("timeleft")}${colon()}${secondsLeft(S.timeLeft)}s`;
 }
 
 const amHost = () => !!S.me && S.state.table.host === S.me.id;
@@ -43,17 +43,17 @@ function infoView() {
     const current = st.game.played + (tb.status === "playing" && !st.next_deal ? 1 : 0);
     info.append(h("span", {}, `${t("deal")} ${current}/${st.game.deals}`));
     if (st.game.commitment) info.append(h("details", {id: "fairness", open: S.open.has("fairness")}, h("summary", {}, t("fairness")),
-      h("span", {class: "mono"}, `${t("commitment")}: ${st.game.commitment}`)));
+      h("span", {class: "mono"}, `${t("commitment")}${colon()}${st.game.commitment}`)));
   }
   if (v) {
-    if (v.contract) info.append(h("span", {}, `${t("taker")}: ${seatName(v.taker)} · ${t(v.contract)}`));
-    if (v.called) info.append(h("span", {}, `${t("called")}: `, cardEl(v.called, "small")));
-    if (v.turn != null) info.append(h("span", {id: "turn"}, v.turn === you ? h("b", {}, t("yourturn")) : `${t("turn")}: ${seatName(v.turn)}`));
+    if (v.contract) info.append(h("span", {}, `${t("taker")}${colon()}${seatName(v.taker)} · ${t(v.contract)}`));
+    if (v.called) info.append(h("span", {}, `${t("called")}${colon()}`, cardEl(v.called, "small")));
+    if (v.turn != null) info.append(h("span", {id: "turn"}, v.turn === you ? h("b", {}, t("yourturn")) : `${t("turn")}${colon()}${seatName(v.turn)}`));
     if (S.timeLeft != null && v.turn != null) info.append(h("span", {id: "timer"}, timerText()));
   } else if (tb.status === "waiting") info.append(h("span", {}, t("waiting")));
   if (tb.options.private && S.invite) {
     const link = `${location.origin}/#/t/${tb.id}/${S.invite}`;
-    info.append(h("span", {id: "invite"}, `${t("invite")}: `, h("input", {readonly: true, value: link, size: 24, id: "invite-link"}),
+    info.append(h("span", {id: "invite"}, `${t("invite")}${colon()}`, h("input", {readonly: true, value: link, size: 24, id: "invite-link"}),
       h("button", {id: "copy-invite", "data-action": "copy-invite"}, t("copy"))));
   }
   if (you < 0) info.append(h("span", {}, t("spectator")));
@@ -111,7 +111,7 @@ function centreView(v, last) {
   if (v && v.chien && v.phase !== "play" && v.phase !== "done")
     center.append(h("div", {}, t("chien"), h("div", {id: "chien"}, sortCards(v.chien).map((c) => cardEl(c, "small")))));
   if (v && v.bids.length && v.phase === "bidding")
-    center.append(h("div", {id: "bids"}, v.bids.map((b) => h("div", {}, `${seatName(b.seat)}: ${t(b.bid)}`))));
+    center.append(h("div", {id: "bids"}, v.bids.map((b) => h("div", {}, `${seatName(b.seat)}${colon()}${t(b.bid)}`))));
   if (last) center.append(h("div", {}, `${t("last")} → ${seatName(last.winner)}`));
   if (v && v.phase === "play" && v.tricks_done <= 1) {
     // Shown to everyone at the start of the play (R11, R14): the écart's trumps and the poignées.
@@ -172,7 +172,7 @@ function actionsView(v) {
 }
 
 function handView(v) {
-  const hand = h("div", {id: "hand"});
+  const hand = h("div", {id: "hand", class: v.hand.length > 18 ? "many" : null});  // fanned tighter
   const mine = v.turn === v.seat;
   const plays = new Set(mine ? v.legal.filter((a) => "play" in a).map((a) => a.play) : []);
   const eo = mine && v.phase === "ecart" ? v.ecart_options : null;
