@@ -114,3 +114,28 @@ def test_a_table_nobody_is_at_closes_and_stays_closed(tmp_path: Path) -> None:
         b.close()
     with make_client(url) as client:  # a restart: the closed table is not reloaded
         assert left not in client.app.state.hub.tables  # type: ignore[attr-defined]
+
+
+def test_the_lobby_is_sent_once_then_only_its_changes(tmp_path: Path) -> None:
+    """Issue 24.2: a subscriber gets the first page, then ``lobby_update`` with the tables that
+    changed: never the whole list again (100 subscribers got 7.2 GB re-sending it per change)."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        hosts = [Player(client, f"H{i}") for i in range(3)]
+        before = [create_table(h, players=4) for h in hosts]
+        watcher = Player(client, "W")
+        watcher.send({"type": "lobby"})
+        first = watcher.expect("lobby")
+        assert sorted(t["id"] for t in first["tables"]) == sorted(before) and first["total"] == 3
+        made = create_table(hosts[0], players=3)
+        update = watcher.expect("lobby_update")
+        assert [t["id"] for t in update["changed"]] == [made] and update["total"] == 4
+        hosts[1].send({"type": "add_bot", "seat": 2})  # one table changes: only it is sent
+        update = watcher.expect("lobby_update")
+        assert [t["id"] for t in update["changed"]] == [before[1]]
+        assert update["changed"][0]["seats"][2]["bot"] == "heuristic"
+        hosts[2].send({"type": "set_options", "options": {"players": 4, "private": True}})
+        update = watcher.expect("lobby_update")  # made private: gone from the lobby
+        assert update["changed"] == [] and update["removed"] == [before[2]] and update["total"] == 3
+        assert not [m for m in watcher.messages if m["type"] == "lobby"][1:]  # the list sent once
+        for pl in (*hosts, watcher):
+            pl.close()

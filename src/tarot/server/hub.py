@@ -41,6 +41,7 @@ class Hub:
         self.tables: dict[str, Table] = {}
         self.lobby: set[Client] = set()
         self._lobby_pending = False
+        self._lobby_dirty: set[str] = set()  # tables changed since the last lobby_update
         self._created: dict[str, list[float]] = {}  # player → when it created tables, last minute
         self._empty_since: dict[str, float] = {}  # table → since when nobody is there (not in play)
         self._sweeper: asyncio.Task[None] | None = None
@@ -81,28 +82,45 @@ class Hub:
         await table.save()
         self.tables[tid] = table
         table.start()
-        self.lobby_changed()
+        self.lobby_changed(tid)
         return table
+
+    def _listed(self, table: Table) -> bool:
+        return not table.options.private and table.status != "finished"
 
     def lobby_state(self, offset: int = 0, limit: int = LOBBY_PAGE) -> dict[str, Any]:
         """The public tables not finished, waiting ones first (they have seats), a page of them."""
-        listed = [t for t in self.tables.values() if not t.options.private and t.status != "finished"]
+        listed = [t for t in self.tables.values() if self._listed(t)]
         listed.sort(key=lambda t: t.status != "waiting")
         page = [t.render.summary() for t in listed[offset:offset + limit]]
         return p.lobby(page, len(listed), offset)
 
-    def lobby_changed(self) -> None:
-        if self._lobby_pending or not self.lobby:
+    def lobby_changed(self, tid: str) -> None:
+        """Table ``tid``'s summary may have changed: the lobby's subscribers hear of it in a
+        ``lobby_update`` with every other change of the next 50 ms, never the whole list again
+        (a first page was theirs when they subscribed)."""
+        if not self.lobby:
             return
-        self._lobby_pending = True
+        self._lobby_dirty.add(tid)
+        if not self._lobby_pending:
+            self._lobby_pending = True
+            asyncio.get_running_loop().call_later(0.05, self._flush_lobby)
 
-        def flush() -> None:
-            self._lobby_pending = False
-            msg = self.lobby_state()
-            for c in list(self.lobby):
-                c.send(msg)
-
-        asyncio.get_running_loop().call_later(0.05, flush)
+    def _flush_lobby(self) -> None:
+        self._lobby_pending = False
+        dirty, self._lobby_dirty = self._lobby_dirty, set()
+        changed: list[dict[str, Any]] = []
+        removed: list[str] = []
+        for tid in sorted(dirty):
+            table = self.tables.get(tid)
+            if table is not None and self._listed(table):
+                changed.append(table.render.summary())
+            else:
+                removed.append(tid)
+        total = sum(1 for t in self.tables.values() if self._listed(t))
+        text = p.encode(p.lobby_update(changed, removed, total)).decode()  # once for everyone
+        for c in list(self.lobby):
+            c.send_text(text)
 
     async def close(self) -> None:
         if self._sweeper is not None:
@@ -138,8 +156,8 @@ class Hub:
             await table.stop()
             del self.tables[table.id]
             self._empty_since.pop(table.id, None)
-        if closing:
-            self.lobby_changed()
+        for table in closing:
+            self.lobby_changed(table.id)
         return [t.id for t in closing]
 
 

@@ -198,6 +198,20 @@ def lobby(tables: list[dict[str, Any]], total: int, offset: int) -> dict[str, An
     return {"type": "lobby", "tables": tables, "total": total, "offset": offset}
 
 
+class LobbyUpdate(_Out):
+    """After the first ``lobby`` page, only what changed: the tables added or changed, the ones
+    gone (finished, closed, made private), and the new count."""
+
+    type: Literal["lobby_update"]
+    changed: list[TableSummary]
+    removed: list[str]
+    total: int
+
+
+def lobby_update(changed: list[dict[str, Any]], removed: list[str], total: int) -> dict[str, Any]:
+    return {"type": "lobby_update", "changed": changed, "removed": removed, "total": total}
+
+
 class Created(_Out):
     type: Literal["created"]
     table: str
@@ -297,10 +311,11 @@ def pong(table: str | None = None, version: int | None = None) -> dict[str, Any]
 
 
 ServerMessage = Annotated[
-    Welcome | LobbyList | Created | Invite | Snapshot | TableEvent | Missed | Error | Pong,
+    Welcome | LobbyList | LobbyUpdate | Created | Invite | Snapshot | TableEvent | Missed | Error | Pong,
     Field(discriminator="type"),
 ]
-SERVER_TYPES = ("welcome", "lobby", "created", "invite", "snapshot", "event", "missed", "error", "pong")
+SERVER_TYPES = ("welcome", "lobby", "lobby_update", "created", "invite", "snapshot", "event", "missed",
+                "error", "pong")
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 

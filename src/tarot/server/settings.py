@@ -34,7 +34,7 @@ class TableServices:
     # Every draw of the tables (ids, deals, who deals first, bots' seeds) comes from here: the
     # operating system's secure source; a seeded one only in tests (golden transcripts).
     chance: random.Random
-    lobby_changed: Callable[[], None]
+    lobby_changed: Callable[[str], None]  # this table's summary may have changed
 
     def seed_and_salt(self) -> tuple[str, str]:
         """A deal's seed and its commitment's salt (128 bits each)."""

@@ -599,13 +599,13 @@ class Table:
         self.version += 1
         self.render.record(event, {})
         if lobby:
-            self.services.lobby_changed()
+            self.services.lobby_changed(self.id)
 
     async def _changed(self, event: dict[str, Any]) -> None:
         self.version += 1
         await self.save()
         self.render.record(event, {})
-        self.services.lobby_changed()
+        self.services.lobby_changed(self.id)
 
     async def save(self) -> None:
         store = self.services.store

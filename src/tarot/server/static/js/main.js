@@ -17,15 +17,26 @@ const JOIN_REFUSED = new Set(["no_table", "no_spectators"]);  // a table's page 
 
 // --- messages from the server --------------------------------------------------------------
 
+function lobbyChanged() {
+  window.tarotLobbyUpdates = (window.tarotLobbyUpdates || 0) + 1;  // tests wait on it
+  if (!S.table) render();
+}
+
 const handlers = {
   welcome(m) {
     S.me = m.player; S.token = m.token; localStorage.setItem("tarot.token", m.token);
     window.tarotReady = true;
     route();
   },
-  lobby(m) {
-    S.lobby = m.tables; window.tarotLobbyUpdates = (window.tarotLobbyUpdates || 0) + 1;  // tests wait on it
-    if (!S.table) render();
+  lobby(m) {  // the first page; then only changes (lobby_update)
+    S.lobby = new Map(m.tables.map((tb) => [tb.id, tb])); S.lobbyTotal = m.total;
+    lobbyChanged();
+  },
+  lobby_update(m) {
+    for (const tb of m.changed) S.lobby.set(tb.id, tb);
+    for (const id of m.removed) S.lobby.delete(id);
+    S.lobbyTotal = m.total;
+    lobbyChanged();
   },
   created(m) { location.hash = "#/t/" + m.table; },
   invite(m) { if (m.table === S.table) { S.invite = m.code; render(); } },

@@ -12,7 +12,7 @@ function online(up) {
   el.hidden = up;
 }
 
-// handlers: {welcome, lobby, created, invite, snapshot, event, missed, error, pong}
+// handlers: {welcome, lobby, lobby_update, created, invite, snapshot, event, missed, error, pong}
 export function connect(handlers) {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   S.ws = ws;
@@ -27,7 +27,7 @@ export function connect(handlers) {
 
 function dispatch(handlers, m) {
   switch (m.type) {
-    case "welcome": case "lobby": case "created": case "invite": case "snapshot": case "event":
+    case "welcome": case "lobby": case "lobby_update": case "created": case "invite": case "snapshot": case "event":
     case "error":
       handlers[m.type](m);
       break;

@@ -4,7 +4,7 @@ import {t, texts} from "./i18n.js";
 // the player is doing on this page (selected cards, panels opened).
 export const S = {
   ws: null, token: localStorage.getItem("tarot.token"), name: localStorage.getItem("tarot.name"),
-  me: null, lobby: [], table: null, state: null, version: null,
+  me: null, lobby: new Map(), lobbyTotal: 0, table: null, state: null, version: null,
   selected: new Set(), showLastAt: null, poignee: null, resultShown: null,
   timerAt: 0, timeLeft: null, kept: new Map(), invite: null, retry: 0,
   sentAt: null, sound: localStorage.getItem("tarot.sound") === "on", wasMyTurn: false,

@@ -1,11 +1,15 @@
 // The lobby: the create form on top, then the open tables with their options.
 import {h} from "../dom.js";
-import {plural, t} from "../i18n.js";
+import {fill, plural, t} from "../i18n.js";
 import {S} from "../state.js";
 import {kept, optionsForm} from "./forms.js";
 
+const SHOWN = 50;  // tables listed at most: waiting ones first (they have seats)
+
 export function lobbyView() {
-  const rows = S.lobby.map((tb) => h("tr", {},
+  const tables = [...S.lobby.values()].sort((a, b) => (a.status !== "waiting") - (b.status !== "waiting"));
+  const more = Math.max(0, S.lobbyTotal - Math.min(SHOWN, tables.length));
+  const rows = tables.slice(0, SHOWN).map((tb) => h("tr", {},
     h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase()}` +
       (tb.options.move_time ? ` · ${tb.options.move_time}s` : "") + (tb.options.spectators ? "" : ` · ${t("nospectators")}`)),
     h("td", {class: "who"}, tb.seats.map((s) => (s.host ? "★ " : "") + (s.name || "—")).join(", ")),
@@ -16,5 +20,6 @@ export function lobbyView() {
       kept("create", () => optionsForm({players: 4, deals: 4, move_time: null, private: false, spectators: true},
         t("create"), "create_table"))),
     h("section", {class: "panel"}, h("h2", {}, t("lobby")),
-      rows.length ? h("table", {class: "tables"}, h("tbody", {}, rows)) : h("p", {}, t("none"))));
+      rows.length ? h("table", {class: "tables"}, h("tbody", {}, rows)) : h("p", {}, t("none")),
+      more ? h("p", {class: "more"}, fill("lobby_more", {n: more})) : null));
 }
