@@ -105,7 +105,7 @@ async def one_run(args: argparse.Namespace) -> tuple[int, float, float, float, i
         migrate(url)
         store = Store(url)
         hub = Hub(store)
-        hub.services.lobby_changed = lambda: None  # no lobby here
+        hub.services.lobby_changed = lambda tid: None  # no lobby here
         driver = Driver()
         go = asyncio.Event()
         seated = []
