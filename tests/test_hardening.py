@@ -139,3 +139,60 @@ def test_the_lobby_is_sent_once_then_only_its_changes(tmp_path: Path) -> None:
         assert not [m for m in watcher.messages if m["type"] == "lobby"][1:]  # the list sent once
         for pl in (*hosts, watcher):
             pl.close()
+
+
+def test_a_player_cut_off_for_flooding_gets_no_new_burst_by_reconnecting(tmp_path: Path) -> None:
+    """Issue 24.3: the flood limit follows the player (its token), not the connection."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        a = Player(client, "A")
+        with pytest.raises(ConnectionError):
+            for _ in range(400):
+                a.send({"type": "ping"})
+            for _ in range(500):
+                a.recv(2.0)
+        assert [e["code"] for e in a.errors()] == ["flooding"]
+        again = Player(client, "A", token=a.token)  # at once, as the same player
+        with pytest.raises(ConnectionError):
+            for _ in range(3):
+                again.recv(2.0)
+        refused = again.errors()
+        assert [e["code"] for e in refused] == ["flooding"] and 0 < refused[0]["retry_after"] <= 10
+        b = Player(client, "B")  # someone else at the same address plays on
+        b.send({"type": "ping"})
+        assert b.expect("pong")["type"] == "pong"
+        for pl in (a, again, b):
+            pl.close()
+
+
+def test_new_guest_identities_do_not_escape_the_address_limit(tmp_path: Path) -> None:
+    """Issue 24.3: a guest identity is free, so the address has a limit of its own (four times
+    a player's); once over it, even a new connection's hello is refused until the wait is over."""
+    with make_client(db_url("sqlite", tmp_path), flood_rate=1.0, flood_burst=20.0) as client:
+        guests = [Player(client, f"G{i}") for i in range(5)]
+        with pytest.raises(ConnectionError):
+            for g in guests:  # each under its own limit: 18 pings and its hello
+                for _ in range(18):
+                    g.send({"type": "ping"})
+                while len([m for m in g.messages if m["type"] == "pong"]) < 18:
+                    g.recv(2.0)
+        with client.websocket_connect("/ws") as ws:
+            refused = ws.receive_json()
+            assert refused["code"] == "flooding" and refused["retry_after"] > 0
+        for g in guests:
+            g.close()
+
+
+def test_new_guest_identities_do_not_escape_the_tables_limit(tmp_path: Path) -> None:
+    """Issue 24.2: the open tables created from one address are bounded too."""
+    from tarot.server.hub import ADDRESS_FACTOR
+
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        guests = [Player(client, f"G{i}") for i in range(ADDRESS_FACTOR + 1)]
+        for g in guests[:ADDRESS_FACTOR]:
+            for _ in range(OPEN_TABLES_PER_PLAYER):
+                create_table(g, players=4)
+        guests[-1].send({"type": "create_table", "options": {"players": 4}})
+        refused = guests[-1].expect("error")
+        assert refused["code"] == "too_many_tables" and "address" in refused["reason"]
+        for g in guests:
+            g.close()

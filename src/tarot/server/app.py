@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import math
 import secrets
 from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
@@ -52,11 +53,11 @@ async def _handle(conn: Connection, text: str) -> None:
         hub.lobby.add(conn)
         conn.send(hub.lobby_state())
     elif isinstance(msg, p.CreateTable):
-        refused = hub.refuse_create(conn.player_id)
+        refused = hub.refuse_create(conn.player_id, conn.ws.address)
         if refused is not None:
             conn.send(refused)
             return
-        table = await hub.create(conn, msg.options)
+        table = await hub.create(conn, msg.options, conn.ws.address)
         conn.send(p.created(table.id))
     elif isinstance(msg, p.Join):
         found = hub.tables.get(msg.table)
@@ -171,15 +172,19 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         hub: Hub = app.state.hub
         conn = Connection(ws, hub)
         try:
-            while not conn.closed:
+            wait = hub.flood.refused("", ws.address)  # an address cut off: not even a hello
+            while not wait and not conn.closed:
                 text = await ws.receive_text()
                 if text is None:
                     break
-                if not conn.allow():
-                    conn.send(p.error("too many messages: closing", "flooding"))
-                    conn.close()
-                    break
-                await _handle(conn, text)
+                wait = hub.flood.take(conn.player_id, ws.address)
+                if not wait:
+                    await _handle(conn, text)
+                    wait = hub.flood.refused(conn.player_id, ws.address)  # (after a hello: its player's)
+            if wait:
+                conn.send(p.error(f"too many messages: wait {math.ceil(wait)} s", "flooding",
+                                  retry_after=round(wait, 1)))
+                conn.close()
         finally:
             hub.lobby.discard(conn)
             if conn.table is not None:
@@ -213,6 +218,7 @@ class SocketRoute:
         # the path with or without the root path: servers differ (as in Starlette's routing)
         paths = (self.path, scope.get("root_path", "") + self.path)
         if scope["type"] == "websocket" and scope["path"] in paths:
-            await asyncio.create_task(self.session(Socket(receive, send)))
+            client = scope.get("client") or ("", 0)
+            await asyncio.create_task(self.session(Socket(receive, send, client[0])))
         else:
             await self.app(scope, receive, send)

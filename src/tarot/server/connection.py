@@ -1,4 +1,5 @@
-"""One websocket as the tables see it: identity, the table it watches, sending, a flood limiter.
+"""One websocket as the tables see it: identity, the table it watches, sending (its flood
+limits follow the player and the address: ``limits``).
 
 Sending is on every table's hot path: after each card, every seat gets a message. The ASGI
 ``send`` of uvicorn only waits when the socket's buffer is full (a client that does not read);
@@ -12,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import time
 import types
 from collections import deque
 from collections.abc import Coroutine, Generator
@@ -31,9 +31,6 @@ _ids = itertools.count(1)
 
 
 class Connection:
-    rate = 50.0  # messages per second, sustained
-    burst = 200.0
-
     def __init__(self, ws: Socket, hub: Hub) -> None:
         self.ws = ws
         self.hub = hub
@@ -41,8 +38,6 @@ class Connection:
         self.player_id = ""
         self.name = ""
         self.table: Table | None = None
-        self.tokens = self.burst
-        self.last = time.monotonic()
         self.closed = False
         self.backlog: deque[str] | None = None  # not None while a send waits: what comes after it
         self.sender: asyncio.Task[None] | None = None  # the task finishing a send that had to wait
@@ -119,15 +114,6 @@ class Connection:
             await self.closing
         else:
             await self._sent()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
 
 
 @types.coroutine

@@ -15,6 +15,7 @@ from tarot.engine import Deal, action_from_dict
 
 from . import protocol as p
 from .game import DealInfo, ServerGame
+from .limits import FloodLimits
 from .seats import Client, Seat
 from .settings import Settings, TableServices
 from .slowlane import SlowLane
@@ -27,6 +28,7 @@ log = logging.getLogger("tarot.server")
 LOBBY_PAGE = 50  # tables per lobby message and per page of /api/tables
 OPEN_TABLES_PER_PLAYER = 3  # tables a player may host at once (waiting or playing)
 CREATES_PER_MINUTE = 6  # tables a player may create in any minute
+ADDRESS_FACTOR = 4  # an address may do what this many players may (guest identities are free)
 
 
 class Hub:
@@ -42,9 +44,12 @@ class Hub:
         self.lobby: set[Client] = set()
         self._lobby_pending = False
         self._lobby_dirty: set[str] = set()  # tables changed since the last lobby_update
-        self._created: dict[str, list[float]] = {}  # player → when it created tables, last minute
+        self._created: dict[str, list[float]] = {}  # p:player, a:address → its tables' creations, last minute
+        self._origin: dict[str, str] = {}  # table → the address it was created from
         self._empty_since: dict[str, float] = {}  # table → since when nobody is there (not in play)
         self._sweeper: asyncio.Task[None] | None = None
+        st = self.settings
+        self.flood = FloodLimits(st.flood_rate, st.flood_burst, st.flood_cooldown)
 
     async def recover(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="hub-sweeper")
@@ -59,23 +64,36 @@ class Hub:
             table.start()
             table.enqueue(None, Resume())  # ends a deal whose last card was stored but not its end
 
-    def refuse_create(self, player: str) -> dict[str, Any] | None:
-        """The error that refuses ``player`` a new table (too many open, or too many lately)."""
-        hosting = sum(1 for t in self.tables.values() if t.host == player and t.status != "finished")
-        if hosting >= OPEN_TABLES_PER_PLAYER:
-            return p.error(f"you already host {hosting} open tables (at most {OPEN_TABLES_PER_PLAYER})",
+    def refuse_create(self, player: str, address: str = "") -> dict[str, Any] | None:
+        """The error that refuses ``player`` at ``address`` a new table: too many open, or too
+        many lately, for the player or (a guest identity is free) for its address, which has
+        ``ADDRESS_FACTOR`` times the room (a household or a club may share one)."""
+        hosted = [t for t in self.tables.values() if t.status != "finished"]
+        by_player = sum(1 for t in hosted if t.host == player)
+        by_address = sum(1 for t in hosted if address and self._origin.get(t.id) == address)
+        if by_player >= OPEN_TABLES_PER_PLAYER or by_address >= OPEN_TABLES_PER_PLAYER * ADDRESS_FACTOR:
+            return p.error(f"you already host {by_player} open tables (at most {OPEN_TABLES_PER_PLAYER})"
+                           if by_player >= OPEN_TABLES_PER_PLAYER else
+                           f"{by_address} open tables were created from your address: close some first",
                            "too_many_tables")
         now = time.monotonic()
-        recent = [t for t in self._created.get(player, ()) if now - t < 60]
-        self._created[player] = recent
-        if len(recent) >= CREATES_PER_MINUTE:
-            return p.error(f"at most {CREATES_PER_MINUTE} new tables a minute: wait a little",
-                           "too_many_tables", retry_after=round(60 - (now - recent[0]), 1))
+        limits = ((f"p:{player}", CREATES_PER_MINUTE), (f"a:{address}", CREATES_PER_MINUTE * ADDRESS_FACTOR))
+        for key, limit in limits:
+            recent = [t for t in self._created.pop(key, ()) if now - t < 60]
+            if recent:  # (a key with nothing in the last minute is not kept)
+                self._created[key] = recent
+            if len(recent) >= limit:
+                return p.error(f"at most {CREATES_PER_MINUTE} new tables a minute: wait a little",
+                               "too_many_tables", retry_after=round(60 - (now - recent[0]), 1))
         return None
 
-    async def create(self, client: Client, options: p.TableOptions) -> Table:
-        self._created.setdefault(client.player_id, []).append(time.monotonic())
+    async def create(self, client: Client, options: p.TableOptions, address: str = "") -> Table:
+        now = time.monotonic()
+        self._created.setdefault(f"p:{client.player_id}", []).append(now)
+        self._created.setdefault(f"a:{address}", []).append(now)
         tid = f"{self.services.chance.getrandbits(48):012x}"
+        if address:
+            self._origin[tid] = address
         table = Table(self.services, tid, options, client.player_id)
         # Its creator sits at it as its host (at the first seat; connected once it joins).
         table.seats[0] = Seat(player_id=client.player_id, name=client.name)
@@ -155,6 +173,7 @@ class Hub:
             await self.store.write_all([(self.store.set_table_status, (table.id, "closed", table.version))])
             await table.stop()
             del self.tables[table.id]
+            self._origin.pop(table.id, None)
             self._empty_since.pop(table.id, None)
         for table in closing:
             self.lobby_changed(table.id)

@@ -24,6 +24,9 @@ class Settings:
     retry: float = 2.0  # seconds before a table tries again a deal's end the store refused
     empty_table_ttl: float = 180.0  # a table not in play with nobody there closes after this long
     sweep_every: float = 30.0  # how often the hub looks for such tables
+    flood_rate: float = 50.0  # a player's messages per second, sustained (limits.FloodLimits)
+    flood_burst: float = 200.0  # … and at once
+    flood_cooldown: float = 10.0  # seconds a player or an address that went over is cut off
 
 
 @dataclass

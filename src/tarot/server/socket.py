@@ -17,11 +17,12 @@ from starlette.types import Receive, Send
 
 
 class Socket:
-    __slots__ = ("_receive", "_send")
+    __slots__ = ("_receive", "_send", "address")
 
-    def __init__(self, receive: Receive, send: Send) -> None:
+    def __init__(self, receive: Receive, send: Send, address: str = "") -> None:
         self._receive = receive
         self._send = send
+        self.address = address  # the client's, as the ASGI server says (behind a proxy: its headers)
 
     async def accept(self) -> bool:
         """Take the client's handshake; False if the server says it went away first (uvicorn
