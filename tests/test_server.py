@@ -96,6 +96,8 @@ def test_full_game_all_scripted(tmp_path: Path, players: int) -> None:
 
 
 def test_store_keeps_players_tables_games_deals_actions(tmp_path: Path) -> None:
+    from sqlalchemy import select
+
     from tarot.server.store import ActionRow, DealRow, GameRow, PlayerRow, Store, TableRow
 
     url = db_url("sqlite", tmp_path)
@@ -110,10 +112,14 @@ def test_store_keeps_players_tables_games_deals_actions(tmp_path: Path) -> None:
     assert store.count(PlayerRow) == 1 and store.count(TableRow) == 1 and store.count(GameRow) == 1
     deals = store.count(DealRow)
     assert deals >= 1 and store.count(ActionRow) > 20
-    loaded = store.load_open_tables()
-    assert loaded[0].row.id == tid and loaded[0].game is not None and loaded[0].game.status == "finished"
-    for d, _ in loaded[0].deals:
-        assert d.record is not None and d.record["format"] == "tarot-deal/1"
+    with store.sessions() as s:
+        game = s.scalars(select(GameRow)).one()
+        assert game.table_id == tid and game.status == "finished"
+        for d in s.scalars(select(DealRow)):
+            assert d.record is not None and d.record["format"] == "tarot-deal/1"
+    assert store.load_open_tables() == []  # a finished table is not brought back at a start
+    with store.sessions() as s:
+        assert s.scalars(select(TableRow)).one().status == "closed"  # (and so closed)
     store.close()
 
 
@@ -645,23 +651,31 @@ def test_restart_after_the_last_card_of_a_game_whose_end_was_not_stored(url: str
     assert _stored_game(url, tid) == ("finished", "finished", final)
 
 
-def test_versions_go_on_after_a_restart_of_a_finished_table(url: str) -> None:
-    """A client's last version before a restart must be older than what the table numbers
-    after it, or its next event would look already seen."""
+def test_a_finished_table_is_not_brought_back_after_a_restart(url: str) -> None:
+    """Issue 24.2: a restart brings back the tables in play and those waiting with a person
+    seated, not the finished ones (thousands of them slowed the start and filled the lobby):
+    a player coming back to one hears that it is gone."""
     with make_client(url) as client:
         players = [Player(client, name) for name in "ABC"]
         tid = create_table(players[0], players=3, deals=1)
+        waiting = create_table(players[1], players=4)
+        empty = create_table(players[2], players=4)
+        players[2].send({"type": "leave"})  # its creator leaves it: nobody seated
+        players[2].send({"type": "ping"})
+        players[2].expect("pong")
+        assert client.app.state.hub.tables[empty].seats[0].empty  # type: ignore[attr-defined]
         sit_everyone(players, tid)
         drive(players, seed=3)
-        last = max(pl.version for pl in players)
         tokens = [pl.token for pl in players]
         for pl in players:
             pl.close()
     with make_client(url) as client:  # a new process on the same database
-        players = _rejoined(client, tid, tokens)
-        assert players[0].version > last
-        for pl in players:
-            pl.close()
+        assert set(client.app.state.hub.tables) == {waiting}  # type: ignore[attr-defined]
+        a = Player(client, "A", token=tokens[0])
+        a.send({"type": "join", "table": tid})
+        assert a.expect("error")["code"] == "no_table"
+        a.close()
+    assert _stored_game(url, tid)[:2] == ("closed", "finished")
 
 
 def test_versions_after_a_restart_are_past_events_that_were_never_stored(url: str) -> None:
@@ -738,13 +752,17 @@ def test_versions_only_increase_over_restarts_with_only_presence_between(url: st
 
 def _stored_game(url: str, tid: str) -> tuple[str, str, list[int]]:
     """The stored table's status, and its last game's status and totals."""
-    from tarot.server.store import Store
+    from sqlalchemy import select
+
+    from tarot.server.store import GameRow, Store, TableRow
 
     store = Store(url)
     try:
-        loaded = {t.row.id: t for t in store.load_open_tables()}[tid]
-        assert loaded.game is not None
-        return loaded.row.status, loaded.game.status, list(loaded.game.totals)
+        with store.sessions() as s:
+            table = s.get(TableRow, tid)
+            game = s.scalars(select(GameRow).where(GameRow.table_id == tid).order_by(GameRow.number.desc())).first()
+            assert table is not None and game is not None
+            return table.status, game.status, list(game.totals)
     finally:
         store.close()
 

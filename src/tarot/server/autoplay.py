@@ -46,6 +46,7 @@ class Autoplay:
         self.tasks: set[asyncio.Task[None]] = set()
         self.turn_started = time.monotonic()  # when the current position began: the move clock
         self.started_for = -1  # the table version an automatic move was started for
+        self.paused = False  # nobody is at the table: no automatic move until someone comes
 
     def new_position(self) -> None:
         """A new position: the next move's clock starts."""
@@ -60,6 +61,15 @@ class Autoplay:
         owner = self._turn_owner()
         if owner is None:
             return None
+        if not self.table.watchers:
+            # Nobody connected, seated or watching: bots would play for nobody (a guest could
+            # fill tables with search bots and leave). The game waits; the hub abandons it if
+            # nobody comes back (``Hub.sweep``).
+            self.paused = True
+            return None
+        if self.paused:  # someone is back: the clock starts again for whoever is to move
+            self.paused = False
+            self.new_position()
         seat_no, seat = owner
         if self.started_for == self.table.version:
             return None
@@ -82,7 +92,7 @@ class Autoplay:
 
     def on_deadline(self) -> None:
         owner = self._turn_owner()
-        if owner is None or self.started_for == self.table.version:
+        if owner is None or self.started_for == self.table.version or not self.table.watchers:
             return
         seat_no, seat = owner
         now = time.monotonic()

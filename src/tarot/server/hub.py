@@ -157,24 +157,33 @@ class Hub:
                 log.exception("sweeping empty tables failed")
 
     async def sweep(self) -> list[str]:
-        """Close the tables not in play (waiting, or finished) where nobody has been for
-        ``empty_table_ttl`` seconds: no person connected to a seat, nobody watching. Closed
-        tables leave the lobby and are not reloaded at a restart. Returns their ids."""
+        """Close the tables nobody is at (no person connected to a seat, nobody watching): a
+        table not in play after ``empty_table_ttl`` seconds; a game in play, waiting since
+        nobody is there (``Autoplay.arm``), is abandoned after ``deserted_game_ttl``, or
+        ``bots_only_ttl`` when no person is seated. Closed tables leave the lobby and are not
+        reloaded at a restart. Returns their ids."""
         now = time.monotonic()
+        st = self.settings
         closing = []
         for tid, table in list(self.tables.items()):
-            deserted = table.status != "playing" and not table.watchers and not any(
-                s.conns for s in table.seats)
-            if not deserted:
+            if table.watchers:
                 self._empty_since.pop(tid, None)
-            elif now - self._empty_since.setdefault(tid, now) >= self.settings.empty_table_ttl:
+                continue
+            if table.status != "playing":
+                ttl = st.empty_table_ttl
+            else:
+                ttl = st.deserted_game_ttl if any(s.person for s in table.seats) else st.bots_only_ttl
+            if now - self._empty_since.setdefault(tid, now) >= ttl:
                 closing.append(table)
+        closing = [t for t in closing if not t.watchers]  # (no await since the look: still true)
         for table in closing:
-            await self.store.write_all([(self.store.set_table_status, (table.id, "closed", table.version))])
             await table.stop()
+            await self.store.write_all(table.abandon_jobs())
+            if table.status == "playing":
+                log.info("table %s: game abandoned, nobody was there", table.id)
             del self.tables[table.id]
-            self._origin.pop(table.id, None)
             self._empty_since.pop(table.id, None)
+            self._origin.pop(table.id, None)
         for table in closing:
             self.lobby_changed(table.id)
         return [t.id for t in closing]

@@ -23,6 +23,10 @@ class Settings:
     think: float = 0.5  # search bot budget per decision
     retry: float = 2.0  # seconds before a table tries again a deal's end the store refused
     empty_table_ttl: float = 180.0  # a table not in play with nobody there closes after this long
+    # A game nobody is connected to (seated or watching) waits, its bots idle; it is abandoned
+    # after this long, or ``bots_only_ttl`` when no person is seated at all.
+    deserted_game_ttl: float = 600.0
+    bots_only_ttl: float = 60.0
     sweep_every: float = 30.0  # how often the hub looks for such tables
     flood_rate: float = 50.0  # a player's messages per second, sustained (limits.FloodLimits)
     flood_burst: float = 200.0  # … and at once

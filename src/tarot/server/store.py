@@ -82,7 +82,7 @@ class GameRow(Base):
     players: Mapped[int]
     deals: Mapped[int]
     first_dealer: Mapped[int]
-    status: Mapped[str] = mapped_column(String(16))  # playing, finished
+    status: Mapped[str] = mapped_column(String(16))  # playing, finished, abandoned
     totals: Mapped[list[int]] = mapped_column(JSON)
     started: Mapped[float]
     finished: Mapped[float | None]
@@ -127,6 +127,8 @@ _TABLE_STATUS = (update(TableRow).where(TableRow.id == bindparam("p_id"))
 _INSERT_TABLE = insert(TableRow)
 _FINISH_GAME = (update(GameRow).where(GameRow.id == bindparam("p_id"))
                 .values(status="finished", totals=bindparam("p_totals"), finished=bindparam("p_finished")))
+_ABANDON_GAME = (update(GameRow).where(GameRow.id == bindparam("p_id"))
+                  .values(status="abandoned", finished=bindparam("p_finished")))
 _GAME_TOTALS = update(GameRow).where(GameRow.id == bindparam("p_id")).values(totals=bindparam("p_totals"))
 # The same inserts for many rows in one statement (SQLAlchemy's "insertmanyvalues"): tables
 # that start together cost a few statements, not hundreds. The ids come back in no set order
@@ -488,6 +490,11 @@ class Store:
     def finish_game(self, gid: int, totals: list[int]) -> dict[str, Any]:
         return {"p_id": gid, "p_totals": totals, "p_finished": time.time()}
 
+    @_grouped(_Rows(_ABANDON_GAME))
+    def abandon_game(self, gid: int) -> dict[str, Any]:
+        """A game stopped before its end because nobody was there (its totals as they were)."""
+        return {"p_id": gid, "p_finished": time.time()}
+
     async def add_action(self, deal_id: int, index: int, version: int, action: dict[str, Any],
                          by: str) -> None:
         """Store one action; returns once it is committed."""
@@ -511,10 +518,18 @@ class Store:
         return {"p_id": gid, "p_totals": totals}
 
     def load_open_tables(self) -> list[LoadedTable]:
-        """Tables not closed, with their game in progress (if any), its deals and their actions."""
+        """The tables to bring back at a start, with their game in progress (if any), its deals
+        and their actions: those in play, and those waiting with a person seated. The others
+        not closed (finished, or waiting with nobody or only bots) are closed here: nobody is
+        waiting for them, and thousands of them would only slow the start and fill the lobby."""
         out: list[LoadedTable] = []
         with self.sessions() as s:
+            stale: list[str] = []
             for row in s.scalars(select(TableRow).where(TableRow.status != "closed")):
+                seated = any(seat.get("player_id") for seat in row.seats)
+                if row.status == "finished" or (row.status == "waiting" and not seated):
+                    stale.append(row.id)
+                    continue
                 game = s.scalar(select(GameRow).where(GameRow.table_id == row.id)
                                 .order_by(GameRow.number.desc()).limit(1))
                 deals: list[tuple[DealRow, list[ActionRow]]] = []
@@ -525,6 +540,9 @@ class Store:
                                               .order_by(ActionRow.index)))
                         deals.append((d, acts))
                 out.append(LoadedTable(row, game, deals))
+            if stale:
+                s.execute(update(TableRow).where(TableRow.id.in_(stale)).values(status="closed"))
+                s.commit()
         return out
 
     def count(self, model: type[Base]) -> int:

@@ -589,6 +589,14 @@ class Table:
         return [(store.finish_game, (game.db_id, list(game.totals))),
                 (store.set_table_status, (self.id, "finished", self.version))]
 
+    def abandon_jobs(self) -> list[Job]:
+        """The writes that close this table, its game (if one is in play) abandoned."""
+        store = self.services.store
+        jobs: list[Job] = [(store.set_table_status, (self.id, "closed", self.version))]
+        if self.status == "playing" and self.game is not None:
+            jobs.insert(0, (store.abandon_game, (self.game.db_id,)))
+        return jobs
+
     def _game_ended(self, game: ServerGame) -> None:
         self.status = "finished"
         self._event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()}, lobby=True)
