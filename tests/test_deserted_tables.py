@@ -83,7 +83,8 @@ def test_a_game_waits_while_nobody_is_there_and_goes_on_when_its_player_is_back(
 
 
 def test_a_spectator_keeps_a_bots_only_game_going(tmp_path: Path) -> None:
-    with make_client(db_url("sqlite", tmp_path), bot_delay=0.01, bots_only_ttl=0.3, sweep_every=0.1) as client:
+    url = db_url("sqlite", tmp_path)
+    with make_client(url, bot_delay=0.01, bots_only_ttl=0.3, sweep_every=0.1) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         a, tid = _bots_game(client)
         b = Player(client, "B")

@@ -760,7 +760,8 @@ def _stored_game(url: str, tid: str) -> tuple[str, str, list[int]]:
     try:
         with store.sessions() as s:
             table = s.get(TableRow, tid)
-            game = s.scalars(select(GameRow).where(GameRow.table_id == tid).order_by(GameRow.number.desc())).first()
+            games = select(GameRow).where(GameRow.table_id == tid).order_by(GameRow.number.desc())
+            game = s.scalars(games).first()
             assert table is not None and game is not None
             return table.status, game.status, list(game.totals)
     finally:
