@@ -276,6 +276,10 @@ class CardSet:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("a CardSet cannot be changed: build another")
 
+    def __reduce__(self) -> tuple[type[CardSet], tuple[int]]:
+        """Pickled as its mask (a view goes to a search bot in another process)."""
+        return (CardSet, (self.mask,))
+
     def __iter__(self) -> Iterator[Card]:
         return iter_cards(self.mask)
 

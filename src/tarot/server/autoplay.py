@@ -18,6 +18,7 @@ from tarot.bots import Bot, make_bot
 from tarot.bots.stand_in import StandInBot
 from tarot.engine import Action, Deal, Ecart, IllegalAction, Phase
 
+from .botpool import POOLED
 from .settings import TableServices
 
 if TYPE_CHECKING:
@@ -167,12 +168,17 @@ class Autoplay:
         self.started_for = version = table.version
         view = deal.view(seat_no)
         bot = self._bot(seat_no, kind)
+        pool = self.services.bot_pool
 
         async def move() -> None:
             if delay:
                 await asyncio.sleep(delay)
             try:
-                action = await asyncio.to_thread(bot.act, view)
+                if kind in POOLED:  # in a worker process, its turn among every table's
+                    options = {"think": self.services.settings.think}
+                    action = await pool.act(kind, bot.rng.getrandbits(32), options, view)
+                else:  # a few milliseconds
+                    action = await asyncio.to_thread(bot.act, view)
             except Exception:
                 log.exception("table %s: bot %s failed; playing the first legal action", table.id, kind)
                 action = view.legal[0] if view.legal else _fallback(deal, seat_no)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from tarot.engine import Deal, action_from_dict
 
 from . import protocol as p
+from .botpool import BotPool
 from .game import DealInfo, ServerGame
 from .limits import FloodLimits
 from .seats import Client, Seat
@@ -39,7 +40,7 @@ class Hub:
         self.store = store
         self.settings = settings or Settings()
         self.services = TableServices(self.settings, store, SlowLane(), chance or secrets.SystemRandom(),
-                                      self.lobby_changed)
+                                      self.lobby_changed, BotPool(self.settings.search_workers))
         self.tables: dict[str, Table] = {}
         self.lobby: set[Client] = set()
         self._lobby_pending = False
@@ -147,6 +148,7 @@ class Hub:
                 await self._sweeper
         for t in self.tables.values():
             await t.stop()
+        self.services.bot_pool.close()
 
     async def _sweep_forever(self) -> None:
         while True:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .botpool import BotPool
 from .slowlane import SlowLane
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ class Settings:
     trick_pause: float = 1.5  # a finished trick stays on the felt this long when a person is seated
     next_deal_wait: float = 20.0  # seconds the result stays up unless every seated person clicks on
     think: float = 0.5  # search bot budget per decision
+    search_workers: int | None = None  # processes for search bots (None: the cores but one)
     retry: float = 2.0  # seconds before a table tries again a deal's end the store refused
     empty_table_ttl: float = 180.0  # a table not in play with nobody there closes after this long
     # A game nobody is connected to (seated or watching) waits, its bots idle; it is abandoned
@@ -42,6 +44,7 @@ class TableServices:
     # operating system's secure source; a seeded one only in tests (golden transcripts).
     chance: random.Random
     lobby_changed: Callable[[str], None]  # this table's summary may have changed
+    bot_pool: BotPool  # where search bots think, shared by every table
 
     def seed_and_salt(self) -> tuple[str, str]:
         """A deal's seed and its commitment's salt (128 bits each)."""
