@@ -196,3 +196,38 @@ def test_new_guest_identities_do_not_escape_the_tables_limit(tmp_path: Path) -> 
         assert refused["code"] == "too_many_tables" and "address" in refused["reason"]
         for g in guests:
             g.close()
+
+
+def test_creations_at_the_same_moment_do_not_pass_the_limit(tmp_path: Path) -> None:
+    """Issue 24.2: a creation awaits the store; several at once (from as many connections of
+    one player) still make at most the player's limit (the bench made 15 tables where 12 was
+    its address's limit)."""
+    import asyncio
+
+    from server_harness import QuietTab, sqlite_hub
+    from tarot.server.protocol import TableOptions
+
+    async def scenario() -> int:
+        store, hub = sqlite_hub(tmp_path)
+        write = store.write
+
+        async def slow_write(*args: object) -> object:  # a busy store: each write takes a while
+            await asyncio.sleep(0.05)
+            return await write(*args)
+
+        store.write = slow_write
+        tab = QuietTab("A")
+
+        async def attempt() -> bool:
+            if hub.refuse_create(tab.player_id, "10.0.0.1") is not None:
+                return False
+            await hub.create(tab, TableOptions(players=4), "10.0.0.1")
+            return True
+
+        try:
+            return sum(await asyncio.gather(*(attempt() for _ in range(OPEN_TABLES_PER_PLAYER + 2))))
+        finally:
+            await hub.close()
+            store.close()
+
+    assert asyncio.run(scenario()) == OPEN_TABLES_PER_PLAYER

@@ -9,6 +9,7 @@ import logging
 import random
 import secrets
 import time
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from tarot.engine import Deal, action_from_dict
@@ -47,6 +48,7 @@ class Hub:
         self._lobby_dirty: set[str] = set()  # tables changed since the last lobby_update
         self._created: dict[str, list[float]] = {}  # p:player, a:address → its tables' creations, last minute
         self._origin: dict[str, str] = {}  # table → the address it was created from
+        self._creating: Counter[str] = Counter()  # p:player, a:address → creations under way
         self._empty_since: dict[str, float] = {}  # table → since when nobody is there (not in play)
         self._sweeper: asyncio.Task[None] | None = None
         st = self.settings
@@ -70,8 +72,10 @@ class Hub:
         many lately, for the player or (a guest identity is free) for its address, which has
         ``ADDRESS_FACTOR`` times the room (a household or a club may share one)."""
         hosted = [t for t in self.tables.values() if t.status != "finished"]
-        by_player = sum(1 for t in hosted if t.host == player)
-        by_address = sum(1 for t in hosted if address and self._origin.get(t.id) == address)
+        # (tables being created count too: their creation awaits the store)
+        by_player = sum(1 for t in hosted if t.host == player) + self._creating[f"p:{player}"]
+        by_address = sum(1 for t in hosted if address and self._origin.get(t.id) == address) + (
+            self._creating[f"a:{address}"] if address else 0)
         if by_player >= OPEN_TABLES_PER_PLAYER or by_address >= OPEN_TABLES_PER_PLAYER * ADDRESS_FACTOR:
             return p.error(f"you already host {by_player} open tables (at most {OPEN_TABLES_PER_PLAYER})"
                            if by_player >= OPEN_TABLES_PER_PLAYER else
@@ -98,7 +102,15 @@ class Hub:
         table = Table(self.services, tid, options, client.player_id)
         # Its creator sits at it as its host (at the first seat; connected once it joins).
         table.seats[0] = Seat(player_id=client.player_id, name=client.name)
-        await table.save()
+        keys = (f"p:{client.player_id}", f"a:{address}")
+        self._creating.update(keys)
+        try:
+            await table.save()
+        finally:
+            self._creating.subtract(keys)
+            for key in keys:
+                if self._creating[key] <= 0:
+                    del self._creating[key]
         self.tables[tid] = table
         table.start()
         self.lobby_changed(tid)
