@@ -18,8 +18,8 @@ export const S = {
 // search bot), so that on a phone the number is not cut off.
 const capital = (x) => x.charAt(0).toUpperCase() + x.slice(1);
 
-export function seatName(i) {
-  const s = S.state && S.state.table.seats[i];
+export function seatName(i, seats = S.state && S.state.table.seats) {
+  const s = seats && seats[i];
   if (!s) return "?";
   if (s.bot && s.name === `${capital(s.bot)} ${i + 1}`) return `${texts()["botname_" + s.bot] ?? capital(s.bot)} ${i + 1}`;
   // a bot that took over from a player who left keeps the player's name, marked as a bot

@@ -1,7 +1,7 @@
 // The lobby: the create form on top, then the open tables with their options.
 import {h} from "../dom.js";
 import {fill, plural, t} from "../i18n.js";
-import {S} from "../state.js";
+import {S, seatName} from "../state.js";
 import {kept, optionsForm} from "./forms.js";
 
 const SHOWN = 50;  // tables listed at most: waiting ones first (they have seats)
@@ -12,7 +12,7 @@ export function lobbyView() {
   const rows = tables.slice(0, SHOWN).map((tb) => h("tr", {},
     h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase()}` +
       (tb.options.move_time ? ` · ${tb.options.move_time}s` : "") + (tb.options.spectators ? "" : ` · ${t("nospectators")}`)),
-    h("td", {class: "who"}, tb.seats.map((s) => (s.host ? "★ " : "") + (s.name || "—")).join(", ")),
+    h("td", {class: "who"}, tb.seats.map((s, i) => (s.host ? "★ " : "") + seatName(i, tb.seats)).join(", ")),
     h("td", {}, t("status_" + tb.status)),
     h("td", {}, h("a", {href: "#/t/" + tb.id}, h("button", {}, t("join"))))));
   return h("div", {},
