@@ -57,9 +57,13 @@ def test_a_killed_worker_costs_a_move_not_the_table(tmp_path: Path) -> None:
         drive([a], until_finished=False, max_actions=3, seed=2)
         pool = hub.services.bot_pool
         a.until(lambda s: pool._executor is not None and pool._executor._processes)
-        for proc in list(pool._executor._processes.values()):
-            os.kill(proc.pid, signal.SIGKILL)
-        drive([a], seed=2)  # the game goes on to its end (a new pool for the next moves)
+        killed = {proc.pid for proc in pool._executor._processes.values()}
+        for pid in killed:
+            os.kill(pid, signal.SIGKILL)
+        drive([a], seed=2)  # the game goes on to its end
         assert a.state is not None and a.state["table"]["status"] == "finished"
         assert hub.tables[tid].status == "finished"
+        # ... its later search moves thought in a new pool, not in the broken one
+        assert pool._executor is not None and not pool._executor._broken
+        assert pool._executor._processes and not killed & set(pool._executor._processes)
         a.close()

@@ -16,7 +16,8 @@ from fastapi.testclient import TestClient
 
 from server_harness import Player, create_table, db_url, make_client
 from tarot.server.app import create_app
-from tarot.server.hub import CREATES_PER_MINUTE, LOBBY_PAGE, OPEN_TABLES_PER_PLAYER
+from tarot.server.hub import LOBBY_PAGE
+from tarot.server.limits import CREATES_PER_MINUTE, OPEN_TABLES_PER_PLAYER
 
 
 @pytest.mark.parametrize("path", ["/", "/static/app.js", "/static/style.css", "/api/tables", "/nowhere"])
@@ -184,7 +185,7 @@ def test_new_guest_identities_do_not_escape_the_address_limit(tmp_path: Path) ->
 
 def test_new_guest_identities_do_not_escape_the_tables_limit(tmp_path: Path) -> None:
     """Issue 24.2: the open tables created from one address are bounded too."""
-    from tarot.server.hub import ADDRESS_FACTOR
+    from tarot.server.limits import ADDRESS_FACTOR
 
     with make_client(db_url("sqlite", tmp_path)) as client:
         guests = [Player(client, f"G{i}") for i in range(ADDRESS_FACTOR + 1)]

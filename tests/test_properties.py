@@ -227,3 +227,45 @@ def test_a_refused_card_says_why_in_a_code(players: int) -> None:
     assert "must_trump" in seen and "not_your_turn" in seen
     if players == 5:
         assert Card.parse(seen["called_suit_lead"]["card"]).rank >= 11
+
+
+def _refused(deal: Deal, action: object) -> tuple[str, str, dict[str, str]]:
+    with pytest.raises(IllegalAction) as refused:
+        deal.apply(action)  # type: ignore[arg-type]
+    return refused.value.rule, refused.value.why, refused.value.args_
+
+
+def test_bidding_ecart_and_poignee_refusals_say_why_in_a_code() -> None:
+    """R7 (a bid beats the one before), R10 (the écart's size), R11 (no king, no oudler in the
+    écart), R14 (a poignée's sizes): each refusal carries its rule, its code and its particulars
+    as a client shows them in its language (docs/protocol.md)."""
+    for seed in range(500):  # a deal whose first bidder holds a king and an oudler after the chien
+        deal = Deal.new(4, 0, seed=seed)
+        first = deal.turn
+        assert first is not None
+        deal.apply(Bid(first, Contract.GARDE))
+        assert _refused(deal, Bid(deal.turn, Contract.PRISE)) == ("R7", "bid_too_low", {"bid": "garde"})
+        while deal.phase is Phase.BIDDING:
+            deal.apply(Bid(deal.turn, None))
+        hand = deal.hand(first)
+        kings = [c for c in hand if c.rank == 14 and not c.is_trump]
+        oudlers = [c for c in hand if str(c) in ("T1", "T21", "EX")]
+        plain = [c for c in hand if not c.is_trump and c.rank != 14 and str(c) != "EX"]
+        if kings and oudlers and len(plain) >= 6:
+            break
+    else:
+        raise AssertionError("no such deal")
+    size = deal.ecart_options().size  # type: ignore[union-attr]
+    assert _refused(deal, Ecart(first, plain[:size - 1])) == ("R10", "ecart_size", {"count": str(size)})
+    assert _refused(deal, Ecart(first, [kings[0], *plain[:size - 1]])) == (
+        "R11", "ecart_king", {"card": str(kings[0])})
+    assert _refused(deal, Ecart(first, [oudlers[0], *plain[:size - 1]])) == (
+        "R11", "ecart_oudler", {"card": str(oudlers[0])})
+    deal.apply(Ecart(first, plain[:size]))
+    while deal.phase is not Phase.PLAY:
+        deal.apply(deal.legal_actions()[0])
+    seat = deal.turn
+    assert seat is not None
+    trumps = [c for c in deal.hand(seat) if c.is_trump][:3]
+    if trumps:
+        assert _refused(deal, Poignee(seat, trumps)) == ("R14", "poignee_size", {"counts": "10, 13, 15"})

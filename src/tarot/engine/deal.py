@@ -302,14 +302,16 @@ class Deal(DealCore):
                                 "ecart_size", {"count": str(opts.size)})
         hand = self.hands[opts.seat]
         if mask & ~hand:
-            raise IllegalAction("R10", f"{cards_of(mask & ~hand)[0]} is not in the taker's hand",
-                                "not_in_hand", {"card": str(cards_of(mask & ~hand)[0])})
+            card = cards_of(mask & ~hand)[0]
+            raise IllegalAction("R10", f"{card} is not in the taker's hand", "not_in_hand",
+                                {"card": str(card)})
         if mask & KINGS:
-            raise IllegalAction("R11", f"no king in the écart ({cards_of(mask & KINGS)[0]})", "ecart_king",
-                                {"card": str(cards_of(mask & KINGS)[0])})
+            card = cards_of(mask & KINGS)[0]
+            raise IllegalAction("R11", f"no king in the écart ({card})", "ecart_king", {"card": str(card)})
         if mask & OUDLERS:
-            raise IllegalAction("R11", f"no oudler in the écart ({cards_of(mask & OUDLERS)[0]})",
-                                "ecart_oudler", {"card": str(cards_of(mask & OUDLERS)[0])})
+            card = cards_of(mask & OUDLERS)[0]
+            raise IllegalAction("R11", f"no oudler in the écart ({card})", "ecart_oudler",
+                                {"card": str(card)})
         if self.called is not None and mask & (1 << self.called):
             raise IllegalAction("R11", f"the called card {self.called} may not be discarded", "ecart_called",
                                 {"card": str(self.called)})
@@ -346,9 +348,9 @@ class Deal(DealCore):
         opts = self.poignee_options()
         avail = opts.allowed_mask if opts else self.hands[seat] & (TRUMPS | EXCUSE_BIT)
         if mask & ~avail:
-            raise IllegalAction("R14", f"{cards_of(mask & ~avail)[0]} cannot be shown: a poignée is "
-                                       "trumps (or the Excuse) from the player's hand", "poignee_card",
-                                {"card": str(cards_of(mask & ~avail)[0])})
+            card = cards_of(mask & ~avail)[0]
+            raise IllegalAction("R14", f"{card} cannot be shown: a poignée is trumps (or the Excuse) from "
+                                       "the player's hand", "poignee_card", {"card": str(card)})
         if self.variant.poignee_size(len(action.cards)) is None:
             counts = ", ".join(str(t) for t in self.variant.poignee_thresholds)
             raise IllegalAction("R14", f"a poignée has exactly {counts} trumps at {self.players} players, "

@@ -91,6 +91,15 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
         await store.write(store.save_player, pid, token, name)
     conn.player_id, conn.name = pid, name
     conn.send(p.welcome(pid, name, token))
+    wait = conn.hub.flood.refused(pid, conn.ws.address)  # a player cut off does not come back at once
+    if wait:
+        _cut_off(conn, wait)
+
+
+def _cut_off(conn: Connection, wait: float) -> None:
+    """Over the flood limits (``limits.FloodLimits``): the reason, the wait, and the door."""
+    conn.send(p.error(f"too many messages: wait {math.ceil(wait)} s", "flooding", retry_after=round(wait, 1)))
+    conn.close()
 
 
 # How uvicorn runs the site (``tarot serve`` and the browser tests):
@@ -180,11 +189,8 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
                 wait = hub.flood.take(conn.player_id, ws.address)
                 if not wait:
                     await _handle(conn, text)
-                    wait = hub.flood.refused(conn.player_id, ws.address)  # (after a hello: its player's)
             if wait:
-                conn.send(p.error(f"too many messages: wait {math.ceil(wait)} s", "flooding",
-                                  retry_after=round(wait, 1)))
-                conn.close()
+                _cut_off(conn, wait)
         finally:
             hub.lobby.discard(conn)
             if conn.table is not None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from tarot.bots import Bot, make_bot
+from tarot.bots import Bot, bot_options, make_bot
 from tarot.bots.stand_in import StandInBot
-from tarot.engine import Action, Deal, Ecart, IllegalAction, Phase
+from tarot.engine import Action, Deal, Ecart, IllegalAction, Phase, View
 
 from .botpool import POOLED
 from .settings import TableServices
@@ -153,13 +154,25 @@ class Autoplay:
         return settings.bot_delay
 
     def _bot(self, seat_no: int, kind: str) -> Bot:
+        """The seat's bot of ``kind``, kept for the table's life (its own stream of chance)."""
         bot = self.bots.get((seat_no, kind))
         if bot is None:
-            opts: dict[str, Any] = {"think": self.services.settings.think} if kind == "search" else {}
             seed = self.services.chance.getrandbits(32)
-            bot = StandInBot(seed) if kind == STAND_IN else make_bot(kind, seed=seed, **opts)
+            options = {} if kind == STAND_IN else bot_options(kind, self.services.settings.think)
+            bot = StandInBot(seed) if kind == STAND_IN else make_bot(kind, seed=seed, **options)
             self.bots[(seat_no, kind)] = bot
         return bot
+
+    def _chooser(self, seat_no: int, kind: str, view: View) -> Callable[[], Awaitable[Action]]:
+        """How the bot's move is chosen: a search bot's in the pool, its turn among every
+        table's (a bot built for the move, seeded from the table's chance); a quick bot's in a
+        thread. (The seed is drawn now, in the table's order of events.)"""
+        if kind in POOLED:
+            pool, seed = self.services.bot_pool, self.services.chance.getrandbits(32)
+            options = bot_options(kind, self.services.settings.think)
+            return lambda: pool.act(kind, seed, options, view)
+        bot = self._bot(seat_no, kind)
+        return lambda: asyncio.to_thread(bot.act, view)
 
     def _start(self, seat_no: int, kind: str, why: str, delay: float) -> None:
         table = self.table
@@ -167,18 +180,13 @@ class Autoplay:
         assert deal is not None
         self.started_for = version = table.version
         view = deal.view(seat_no)
-        bot = self._bot(seat_no, kind)
-        pool = self.services.bot_pool
+        choose = self._chooser(seat_no, kind, view)
 
         async def move() -> None:
             if delay:
                 await asyncio.sleep(delay)
             try:
-                if kind in POOLED:  # in a worker process, its turn among every table's
-                    options = {"think": self.services.settings.think}
-                    action = await pool.act(kind, bot.rng.getrandbits(32), options, view)
-                else:  # a few milliseconds
-                    action = await asyncio.to_thread(bot.act, view)
+                action = await choose()
             except Exception:
                 log.exception("table %s: bot %s failed; playing the first legal action", table.id, kind)
                 action = view.legal[0] if view.legal else _fallback(deal, seat_no)

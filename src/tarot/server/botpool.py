@@ -11,7 +11,6 @@ Bots that answer in a few milliseconds (heuristic, random, the stand-in) stay in
 from __future__ import annotations
 
 import asyncio
-import logging
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
@@ -21,7 +20,6 @@ from typing import Any
 from tarot.bots import make_bot
 from tarot.engine import Action, View
 
-log = logging.getLogger("tarot.server")
 POOLED = frozenset({"search"})  # the bot kinds that think in the pool
 
 

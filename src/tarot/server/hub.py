@@ -9,7 +9,6 @@ import logging
 import random
 import secrets
 import time
-from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from tarot.engine import Deal, action_from_dict
@@ -17,7 +16,7 @@ from tarot.engine import Deal, action_from_dict
 from . import protocol as p
 from .botpool import BotPool
 from .game import DealInfo, ServerGame
-from .limits import FloodLimits
+from .limits import FloodLimits, TableQuota
 from .seats import Client, Seat
 from .settings import Settings, TableServices
 from .slowlane import SlowLane
@@ -28,9 +27,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tarot.server")
 LOBBY_PAGE = 50  # tables per lobby message and per page of /api/tables
-OPEN_TABLES_PER_PLAYER = 3  # tables a player may host at once (waiting or playing)
-CREATES_PER_MINUTE = 6  # tables a player may create in any minute
-ADDRESS_FACTOR = 4  # an address may do what this many players may (guest identities are free)
 
 
 class Hub:
@@ -46,9 +42,7 @@ class Hub:
         self.lobby: set[Client] = set()
         self._lobby_pending = False
         self._lobby_dirty: set[str] = set()  # tables changed since the last lobby_update
-        self._created: dict[str, list[float]] = {}  # p:player, a:address → its tables' creations, last minute
-        self._origin: dict[str, str] = {}  # table → the address it was created from
-        self._creating: Counter[str] = Counter()  # p:player, a:address → creations under way
+        self.quota = TableQuota()
         self._empty_since: dict[str, float] = {}  # table → since when nobody is there (not in play)
         self._sweeper: asyncio.Task[None] | None = None
         st = self.settings
@@ -68,49 +62,21 @@ class Hub:
             table.enqueue(None, Resume())  # ends a deal whose last card was stored but not its end
 
     def refuse_create(self, player: str, address: str = "") -> dict[str, Any] | None:
-        """The error that refuses ``player`` at ``address`` a new table: too many open, or too
-        many lately, for the player or (a guest identity is free) for its address, which has
-        ``ADDRESS_FACTOR`` times the room (a household or a club may share one)."""
-        hosted = [t for t in self.tables.values() if t.status != "finished"]
-        # (tables being created count too: their creation awaits the store)
-        by_player = sum(1 for t in hosted if t.host == player) + self._creating[f"p:{player}"]
-        by_address = sum(1 for t in hosted if address and self._origin.get(t.id) == address) + (
-            self._creating[f"a:{address}"] if address else 0)
-        if by_player >= OPEN_TABLES_PER_PLAYER or by_address >= OPEN_TABLES_PER_PLAYER * ADDRESS_FACTOR:
-            return p.error(f"you already host {by_player} open tables (at most {OPEN_TABLES_PER_PLAYER})"
-                           if by_player >= OPEN_TABLES_PER_PLAYER else
-                           f"{by_address} open tables were created from your address: close some first",
-                           "too_many_tables")
-        now = time.monotonic()
-        limits = ((f"p:{player}", CREATES_PER_MINUTE), (f"a:{address}", CREATES_PER_MINUTE * ADDRESS_FACTOR))
-        for key, limit in limits:
-            recent = [t for t in self._created.pop(key, ()) if now - t < 60]
-            if recent:  # (a key with nothing in the last minute is not kept)
-                self._created[key] = recent
-            if len(recent) >= limit:
-                return p.error(f"at most {CREATES_PER_MINUTE} new tables a minute: wait a little",
-                               "too_many_tables", retry_after=round(60 - (now - recent[0]), 1))
-        return None
+        """The error that refuses ``player`` at ``address`` a new table (``TableQuota``), or None."""
+        open_tables = [tid for tid, t in self.tables.items() if t.status != "finished"]
+        refused = self.quota.refuse(player, address, open_tables)
+        if refused is None:
+            return None
+        extra = {} if refused.retry_after is None else {"retry_after": refused.retry_after}
+        return p.error(refused.reason, "too_many_tables", **extra)
 
     async def create(self, client: Client, options: p.TableOptions, address: str = "") -> Table:
-        now = time.monotonic()
-        self._created.setdefault(f"p:{client.player_id}", []).append(now)
-        self._created.setdefault(f"a:{address}", []).append(now)
         tid = f"{self.services.chance.getrandbits(48):012x}"
-        if address:
-            self._origin[tid] = address
         table = Table(self.services, tid, options, client.player_id)
         # Its creator sits at it as its host (at the first seat; connected once it joins).
         table.seats[0] = Seat(player_id=client.player_id, name=client.name)
-        keys = (f"p:{client.player_id}", f"a:{address}")
-        self._creating.update(keys)
-        try:
+        with self.quota.creating(tid, client.player_id, address):
             await table.save()
-        finally:
-            self._creating.subtract(keys)
-            for key in keys:
-                if self._creating[key] <= 0:
-                    del self._creating[key]
         self.tables[tid] = table
         table.start()
         self.lobby_changed(tid)
@@ -189,16 +155,15 @@ class Hub:
                 ttl = st.deserted_game_ttl if any(s.person for s in table.seats) else st.bots_only_ttl
             if now - self._empty_since.setdefault(tid, now) >= ttl:
                 closing.append(table)
-        closing = [t for t in closing if not t.watchers]  # (no await since the look: still true)
+        for table in closing:  # out of reach before the first await: nobody may come to them now
+            del self.tables[table.id]
+            self._empty_since.pop(table.id, None)
+            self.quota.forget(table.id)
         for table in closing:
             await table.stop()
             await self.store.write_all(table.abandon_jobs())
             if table.status == "playing":
                 log.info("table %s: game abandoned, nobody was there", table.id)
-            del self.tables[table.id]
-            self._empty_since.pop(table.id, None)
-            self._origin.pop(table.id, None)
-        for table in closing:
             self.lobby_changed(table.id)
         return [t.id for t in closing]
 

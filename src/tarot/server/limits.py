@@ -1,4 +1,5 @@
-"""Flood limits that follow a player and an address, not a connection.
+"""Limits that follow a player and an address, not a connection: the messages they send
+(``FloodLimits``) and the tables they create (``TableQuota``).
 
 A limit kept per connection let a client cut off for flooding reconnect at once with a new full
 burst; a guest identity is free, so the player's limit alone does not hold either. Every message
@@ -10,10 +11,17 @@ time left (``retry_after``).
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections import Counter, deque
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
-MAX_KEYS = 50_000  # buckets kept at most; full ones (the same as a new one) are dropped first
+MAX_KEYS = 50_000  # buckets kept at most: full ones (the same as a new one) go first, then the oldest
+ADDRESS_FACTOR = 4  # an address may do what this many players may (guest identities are free)
+OPEN_TABLES_PER_PLAYER = 3  # tables a player may have created and still open (waiting or playing)
+CREATES_PER_MINUTE = 6  # tables a player may create in any minute
 
 
 @dataclass
@@ -55,17 +63,21 @@ class Buckets:
         return 0.0
 
     def _prune(self, now: float) -> None:
+        """Room for new keys: the full buckets go, then the oldest down to nine tenths of the
+        bound, so that the next prune is that many new keys away (not one scan per new key)."""
         for key, b in list(self._buckets.items()):
             if b.blocked_until <= now and b.tokens + (now - b.last) * self.rate >= self.burst:
                 del self._buckets[key]
+        for key in list(self._buckets)[:max(0, len(self._buckets) - MAX_KEYS * 9 // 10)]:
+            del self._buckets[key]
 
 
 class FloodLimits:
-    """One bucket per player and one per address (``address_factor`` times the room)."""
+    """One bucket per player and one per address (``ADDRESS_FACTOR`` times the room)."""
 
-    def __init__(self, rate: float, burst: float, cooldown: float, address_factor: float = 4.0) -> None:
+    def __init__(self, rate: float, burst: float, cooldown: float) -> None:
         self.players = Buckets(rate, burst, cooldown)
-        self.addresses = Buckets(rate * address_factor, burst * address_factor, cooldown)
+        self.addresses = Buckets(rate * ADDRESS_FACTOR, burst * ADDRESS_FACTOR, cooldown)
 
     def refused(self, player: str, address: str) -> float:
         """Seconds before ``player`` (empty before its hello) or ``address`` may send again;
@@ -80,3 +92,66 @@ class FloodLimits:
         if not wait and player:
             wait = self.players.take(player, now)
         return wait
+
+
+class Refusal(NamedTuple):
+    reason: str
+    retry_after: float | None  # seconds before a new table may be created (None: close one first)
+
+
+class TableQuota:
+    """The tables a player may have created and still open, and create in any minute; an
+    address ``ADDRESS_FACTOR`` times as many. Creations under way count: each awaits the store,
+    and several at once must not all pass the same look."""
+
+    def __init__(self, open_at_once: int = OPEN_TABLES_PER_PLAYER,
+                 per_minute: int = CREATES_PER_MINUTE) -> None:
+        self.open_at_once = open_at_once
+        self.per_minute = per_minute
+        self._owners: dict[str, tuple[str, ...]] = {}  # table → the keys of who created it
+        self._under_way: Counter[str] = Counter()
+        self._recent: dict[str, deque[float]] = {}  # key → its creations in the last minute
+
+    @staticmethod
+    def _keys(player: str, address: str) -> tuple[str, ...]:
+        return (f"p:{player}", f"a:{address}") if address else (f"p:{player}",)
+
+    def refuse(self, player: str, address: str, open_tables: Collection[str]) -> Refusal | None:
+        """Why ``player`` at ``address`` may not create a table now, or None; ``open_tables``:
+        the ids of the tables not finished."""
+        now = time.monotonic()
+        for key in self._keys(player, address):
+            factor = ADDRESS_FACTOR if key[0] == "a" else 1
+            held = self._under_way[key] + sum(1 for tid in open_tables if key in self._owners.get(tid, ()))
+            if held >= self.open_at_once * factor:
+                return Refusal(f"you already host {held} open tables (at most {self.open_at_once})"
+                               if factor == 1 else
+                               f"{held} open tables were created from your address: close some first", None)
+            recent = self._recent.get(key)
+            while recent and now - recent[0] >= 60:
+                recent.popleft()
+            if not recent:
+                self._recent.pop(key, None)
+            elif len(recent) >= self.per_minute * factor:
+                return Refusal(f"at most {self.per_minute * factor} new tables a minute: wait a little",
+                               round(60 - (now - recent[0]), 1))
+        return None
+
+    @contextlib.contextmanager
+    def creating(self, tid: str, player: str, address: str) -> Iterator[None]:
+        """Around the creation of table ``tid``: it counts from now on, as under way, then as open."""
+        keys = self._keys(player, address)
+        now = time.monotonic()
+        for key in keys:
+            self._recent.setdefault(key, deque()).append(now)
+        self._under_way.update(keys)
+        try:
+            yield
+            self._owners[tid] = keys
+        finally:
+            self._under_way.subtract(keys)
+            self._under_way = +self._under_way  # (no key left at zero)
+
+    def forget(self, tid: str) -> None:
+        """Table ``tid`` is closed: it no longer counts."""
+        self._owners.pop(tid, None)

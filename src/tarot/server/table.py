@@ -592,10 +592,9 @@ class Table:
     def abandon_jobs(self) -> list[Job]:
         """The writes that close this table, its game (if one is in play) abandoned."""
         store = self.services.store
-        jobs: list[Job] = [(store.set_table_status, (self.id, "closed", self.version))]
-        if self.status == "playing" and self.game is not None:
-            jobs.insert(0, (store.abandon_game, (self.game.db_id,)))
-        return jobs
+        game = self.game if self.status == "playing" else None
+        abandoned: list[Job] = [(store.abandon_game, (game.db_id,))] if game is not None else []
+        return [*abandoned, (store.set_table_status, (self.id, "closed", self.version))]
 
     def _game_ended(self, game: ServerGame) -> None:
         self.status = "finished"
