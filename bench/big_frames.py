@@ -12,18 +12,13 @@ import argparse
 import base64
 import contextlib
 import os
-import signal
 import socket
 import struct
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
 from collections import Counter
 from pathlib import Path
 
-from common import ROOT, free_port, worktree
+from common import ROOT, served, worktree
 
 
 def rss_mb(pid: int) -> float:
@@ -53,25 +48,11 @@ def big_frame(port: int, megabytes: int) -> int | None:
 
 
 def measure(src: Path, frames: int, megabytes: int) -> tuple[float, float, Counter[int | None]]:
-    port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    with tempfile.TemporaryDirectory() as where:
-        proc = subprocess.Popen([sys.executable, "-m", "tarot.cli", "serve", "--port", str(port)], cwd=where,
-                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(600):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=2).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            before = rss_mb(proc.pid)
-            codes = Counter(big_frame(port, megabytes) for _ in range(frames))
-            time.sleep(1)
-            return before, rss_mb(proc.pid), codes
-        finally:
-            proc.send_signal(signal.SIGINT)
-            proc.wait(15)
+    with served(src) as server:
+        before = rss_mb(server.proc.pid)
+        codes = Counter(big_frame(server.port, megabytes) for _ in range(frames))
+        time.sleep(1)
+        return before, rss_mb(server.proc.pid), codes
 
 
 def main() -> None:

@@ -1,15 +1,20 @@
-"""What the benchmarks share: a free port, the clients' choice of a legal action and their
-merging of states (docs/protocol.md), the quantile they report, and an older revision's code to
-compare with (``worktree``). No third-party imports, so each script says itself what else it
-needs."""
+"""What the benchmarks share: the site as a subprocess (``Server``, ``served``) on a free port,
+the clients' choice of a legal action and their merging of states (docs/protocol.md), the
+quantile they report, and an older revision's code to compare with (``worktree``). No
+third-party imports, so each script says itself what else it needs."""
 
 from __future__ import annotations
 
 import contextlib
 import math
+import os
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -71,3 +76,87 @@ def quantile(sorted_values: list[float], q: float) -> float:
     if not sorted_values:
         return math.nan
     return sorted_values[max(0, math.ceil(q * len(sorted_values)) - 1)]
+
+
+class Server:
+    """The site on a free port as a subprocess, its output in a file; always stopped by ``stop``.
+    By default `tarot serve`; ``launch``: Python code run instead with the database URL and the
+    port as its arguments (a site with other settings). ``src``: another checkout's code."""
+
+    def __init__(self, db_url: str, workdir: Path, src: str | Path | None = None,
+                 launch: str | None = None) -> None:
+        self.port = free_port()
+        self.log_path = workdir / "server.log"
+        self.log = self.log_path.open("wb")
+        if launch is None:
+            cmd = [sys.executable, "-m", "tarot.cli", "serve", "--host", "127.0.0.1",
+                   "--port", str(self.port), "--db", db_url]
+        else:
+            cmd = [sys.executable, "-c", launch, db_url, str(self.port)]
+        env = dict(os.environ, PYTHONPATH=str(src)) if src else None
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=workdir,
+                                     start_new_session=True, env=env)
+
+    def wait_ready(self, timeout: float = 60.0) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited with status {self.proc.returncode}:\n{self.output()}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/tables", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError(f"the server did not answer within {timeout:.0f} s:\n{self.output()}")
+
+    def cpu_seconds(self) -> float | None:
+        try:
+            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def output(self) -> str:
+        if not self.log.closed:
+            self.log.flush()
+        return self.log_path.read_text(errors="replace")[-4000:]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+        self.log.close()
+
+
+
+
+@contextlib.contextmanager
+def served(src: str | Path | None = None, launch: str | None = None) -> Iterator[Server]:
+    """A ``Server`` on a fresh SQLite file in a temporary directory, ready, stopped after."""
+    with tempfile.TemporaryDirectory(prefix="tarot-site-") as tmp:
+        server = Server(f"sqlite:///{Path(tmp) / 'tarot.sqlite3'}", Path(tmp), src, launch)
+        try:
+            server.wait_ready()
+            yield server
+        finally:
+            server.stop()
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of ``pid`` and every process under it (a server's worker processes)."""
+    stats: dict[int, tuple[int, int]] = {}  # pid → (parent, clock ticks)
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            stats[int(stat.parent.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    tree, grew = {pid}, True
+    while grew:
+        more = {p for p, (parent, _) in stats.items() if parent in tree} - tree
+        tree |= more
+        grew = bool(more)
+    return sum(stats[p][1] for p in tree if p in stats) / os.sysconf("SC_CLK_TCK")

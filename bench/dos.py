@@ -24,20 +24,14 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
-import signal
-import subprocess
-import sys
-import tempfile
 import time
-import urllib.request
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import websockets
 
-from common import ROOT, free_port, quantile, worktree
+from common import ROOT, quantile, served, tree_cpu_seconds, worktree
 
 # The site with quick bots (so a game takes seconds), run the same way for every revision.
 LAUNCH = """
@@ -51,45 +45,6 @@ uvicorn.run(create_app(url, settings), host="127.0.0.1", port=port, log_level="w
 """
 # The attacker's address and everyone else's (both loopback: the limits per address apply).
 ATTACKER, PLAYER = "127.0.0.1", "127.0.0.2"
-
-
-@contextlib.contextmanager
-def site(src: Path) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
-    port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(src)}
-    with tempfile.TemporaryDirectory() as where:
-        url = f"sqlite:///{Path(where) / 'tarot.sqlite3'}"
-        proc = subprocess.Popen([sys.executable, "-c", LAUNCH, url, str(port)], cwd=where, env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(600):
-                try:
-                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=2).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            yield port, proc
-        finally:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-
-
-def cpu_seconds(pid: int) -> float:
-    """CPU seconds of ``pid`` and every process under it (the search bots' workers)."""
-    stats: dict[int, tuple[int, float]] = {}  # pid → (parent, CPU seconds)
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, IndexError, ValueError):
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            stats[int(stat.parent.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])))
-    tree, grew = {pid}, True
-    while grew:
-        more = {p for p, (parent, _) in stats.items() if parent in tree} - tree
-        tree |= more
-        grew = bool(more)
-    return sum(stats[p][1] for p in tree if p in stats) / os.sysconf("SC_CLK_TCK")
 
 
 class Guest:
@@ -301,12 +256,13 @@ ATTACKS = {"bots": bots_attack, "watched-bots": watched_bots_attack, "lobby": lo
 async def run(src: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
     rows = []
     for name in args.attacks.split(","):
-        with site(src) as (port, proc):
+        with served(src, LAUNCH) as server:
+            port = server.port
             alone = await normal_game(port)
             out: dict[str, Any] = {"attack": name, "alone s": round(alone, 2)}
             stop = asyncio.Event()
             pings: list[float] = []
-            cpu0 = cpu_seconds(proc.pid)
+            cpu0 = tree_cpu_seconds(server.proc.pid)
             async with ATTACKS[name](port, args, out):
                 t0 = time.perf_counter()
                 prober = asyncio.create_task(probe(port, stop, pings))
@@ -316,7 +272,7 @@ async def run(src: Path, args: argparse.Namespace) -> list[dict[str, Any]]:
                 wall = time.perf_counter() - t0
             out["attacked s"] = round(attacked, 2)
             out["ratio"] = round(attacked / alone, 2)
-            out["server CPU s per s"] = round((cpu_seconds(proc.pid) - cpu0) / wall, 2)
+            out["server CPU s per s"] = round((tree_cpu_seconds(server.proc.pid) - cpu0) / wall, 2)
             out["ping p99 ms"] = round(1000 * quantile(sorted(pings), 0.99), 1) if pings else None
             rows.append(out)
             print(json.dumps(out), flush=True)

@@ -38,17 +38,13 @@ import asyncio
 import contextlib
 import gc
 import math
-import os
 import random
 import resource
 import secrets
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,7 +60,7 @@ except ImportError:  # pragma: no cover
     sys.exit("bench/server.py needs orjson and picows: pip install -e '.[dev]'")
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import ROOT, choose, free_port, quantile, worktree
+from common import ROOT, Server, choose, quantile, worktree
 from tarot.server.protocol import merge_state
 
 # --- the server subprocess -----------------------------------------------------------------
@@ -85,55 +81,6 @@ def drop_postgres(url: str, name: str) -> None:
 
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-class Server:
-    """`tarot serve` on a free port, its output in a file; always stopped by ``stop``."""
-
-    def __init__(self, db_url: str, workdir: Path, src: str | None = None) -> None:
-        self.port = free_port()
-        self.log_path = workdir / "server.log"
-        self.log = self.log_path.open("wb")
-        cmd = [sys.executable, "-m", "tarot.cli", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--db", db_url]
-        env = dict(os.environ, PYTHONPATH=src) if src else None  # ``src``: another checkout's code
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, cwd=workdir,
-                                     start_new_session=True, env=env)
-
-    def wait_ready(self, timeout: float = 60.0) -> None:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"the server exited with status {self.proc.returncode}:\n{self.output()}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/api/tables", timeout=2) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"the server did not answer within {timeout:.0f} s:\n{self.output()}")
-
-    def cpu_seconds(self) -> float | None:
-        try:
-            fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            return None
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-    def output(self) -> str:
-        if not self.log.closed:
-            self.log.flush()
-        return self.log_path.read_text(errors="replace")[-4000:]
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
-        self.log.close()
 
 
 # --- the scripted clients ------------------------------------------------------------------

@@ -232,3 +232,15 @@ def test_creations_at_the_same_moment_do_not_pass_the_limit(tmp_path: Path) -> N
             store.close()
 
     assert asyncio.run(scenario()) == OPEN_TABLES_PER_PLAYER
+
+
+def test_flood_buckets_stay_bounded_under_many_identities(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guest identities are free: buckets in use (not full, so not dropped as new) are evicted
+    oldest first past the bound, instead of growing or scanning them all for every new key."""
+    from tarot.server import limits
+
+    monkeypatch.setattr(limits, "MAX_KEYS", 10)
+    buckets = limits.Buckets(rate=1.0, burst=5.0, cooldown=10.0)
+    for i in range(100):
+        assert buckets.take(f"guest{i}", now=0.0) == 0.0
+    assert len(buckets._buckets) <= 10 and "guest99" in buckets._buckets
