@@ -299,6 +299,43 @@ def test_lobby_updates_do_not_wipe_what_is_being_typed(server: str, browser: Any
     dave.close()
 
 
+def test_the_lobby_shows_more_tables_on_demand(tmp_path: Path, browser: Any) -> None:
+    """Past the lobby's first page (50 tables, sent once, then only its changes), a button
+    fetches the next page; on a phone, in French, without the page getting wider than the screen."""
+    import contextlib
+    import json
+
+    from websockets.sync.client import connect
+
+    port = free_port()
+    running = start_server(tmp_path / "tarot.sqlite3", port)
+    try:
+        with contextlib.ExitStack() as hosts:  # their connections open until the end
+            for address in range(2, 7):  # 60 tables: an address may hold 12 open
+                for guest in range(4):
+                    ws = hosts.enter_context(connect(f"ws://127.0.0.1:{port}/ws",
+                                                     source_address=(f"127.0.0.{address}", 0)))
+                    ws.send(json.dumps({"type": "hello", "name": f"Hôte {address}{guest}"}))
+                    for _ in range(3):
+                        ws.send(json.dumps({"type": "create_table", "options": {"players": 4}}))
+                        while json.loads(ws.recv(10))["type"] != "created":
+                            pass
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page.add_init_script("localStorage.setItem('tarot.lang', 'fr')")
+            page.set_default_timeout(WAIT_MS)
+            enter(page, f"http://127.0.0.1:{port}", "Lou")
+            more = page.locator("p.more button")
+            more.wait_for()
+            assert page.locator("table.tables tr").count() == 50 and more.inner_text() == "Afficher plus (10)"
+            more.click()
+            page.wait_for_function("() => document.querySelectorAll('table.tables tr').length === 60")
+            assert page.locator("p.more").count() == 0
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            page.close()
+    finally:
+        stop_server(*running)
+
+
 def test_the_clock_ticks_without_redrawing_the_page(server: str, browser: Any) -> None:
     """With a move time the time left counts down, and only its text changes: redrawing the
     whole page each second lost the clicks made across a redraw."""

@@ -7,7 +7,7 @@ import {$, h, toast} from "./dom.js";
 import {fill, lang, setLang, t, texts} from "./i18n.js";
 import {gatherTrick} from "./motion.js";
 import {connect, send} from "./net.js";
-import {S, seatName, secondsLeft} from "./state.js";
+import {LOBBY_PAGE, S, seatName, secondsLeft} from "./state.js";
 import {kept, nameForm} from "./views/forms.js";
 import {helpSheet} from "./views/help.js";
 import {lobbyView} from "./views/lobby.js";
@@ -182,6 +182,12 @@ const ACTIONS = {
     S.showLastAt = S.showLastAt === v.tricks_done ? null : v.tricks_done; render();
   },
   "close-result": () => { S.resultShown = null; render(); },
+  "lobby-more": async () => {
+    // the next page of the lobby (its changes come by lobby_update once it is here)
+    const r = await fetch(`/api/tables?offset=${S.lobbyShown}&limit=${LOBBY_PAGE}`);
+    if (r.ok) for (const tb of (await r.json()).tables) S.lobby.set(tb.id, tb);
+    S.lobbyShown += LOBBY_PAGE; render();
+  },
   "copy-invite": () => copyText($("#invite-link").value),
   "leave": () => {
     if (S.state.you >= 0 && S.state.table.status === "playing" && !confirm(t("leaveconfirm"))) return;

@@ -2,9 +2,11 @@ import {t, texts} from "./i18n.js";
 
 // What the page knows: the connection, the player, the lobby, the table's last state, and what
 // the player is doing on this page (selected cards, panels opened).
+export const LOBBY_PAGE = 50;  // the server's page of the lobby (hub.LOBBY_PAGE)
+
 export const S = {
   ws: null, token: localStorage.getItem("tarot.token"), name: localStorage.getItem("tarot.name"),
-  me: null, lobby: new Map(), lobbyTotal: 0, table: null, state: null, version: null,
+  me: null, lobby: new Map(), lobbyTotal: 0, lobbyShown: LOBBY_PAGE, table: null, state: null, version: null,
   selected: new Set(), showLastAt: null, poignee: null, resultShown: null,
   timerAt: 0, timeLeft: null, kept: new Map(), invite: null, retry: 0,
   sentAt: null, sound: localStorage.getItem("tarot.sound") === "on", wasMyTurn: false,

@@ -4,12 +4,11 @@ import {fill, plural, t} from "../i18n.js";
 import {S, seatName} from "../state.js";
 import {kept, optionsForm} from "./forms.js";
 
-const SHOWN = 50;  // tables listed at most: waiting ones first (they have seats)
-
 export function lobbyView() {
   const tables = [...S.lobby.values()].sort((a, b) => (a.status !== "waiting") - (b.status !== "waiting"));
-  const more = Math.max(0, S.lobbyTotal - Math.min(SHOWN, tables.length));
-  const rows = tables.slice(0, SHOWN).map((tb) => h("tr", {},
+  // (waiting ones first: they have seats) at most ``lobbyShown``; a button shows more
+  const more = Math.max(0, S.lobbyTotal - Math.min(S.lobbyShown, tables.length));
+  const rows = tables.slice(0, S.lobbyShown).map((tb) => h("tr", {},
     h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase()}` +
       (tb.options.move_time ? ` · ${tb.options.move_time}s` : "") + (tb.options.spectators ? "" : ` · ${t("nospectators")}`)),
     h("td", {class: "who"}, tb.seats.map((s, i) => (s.host ? "★ " : "") + seatName(i, tb.seats)).join(", ")),
@@ -21,5 +20,5 @@ export function lobbyView() {
         t("create"), "create_table"))),
     h("section", {class: "panel"}, h("h2", {}, t("lobby")),
       rows.length ? h("table", {class: "tables"}, h("tbody", {}, rows)) : h("p", {}, t("none")),
-      more ? h("p", {class: "more"}, fill("lobby_more", {n: more})) : null));
+      more ? h("p", {class: "more"}, h("button", {"data-action": "lobby-more"}, fill("lobby_more", {n: more}))) : null));
 }
