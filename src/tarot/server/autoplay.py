@@ -127,12 +127,12 @@ class Autoplay:
         if move.version != table.version:
             return
         try:
-            await table.apply(move.seat, move.action, move.why)
+            await table.flow.apply(move.seat, move.action, move.why)
         except IllegalAction:
             log.exception("table %s: automatic move refused", table.id)
             deal = table.deal()
             if deal is not None and deal.legal_actions():
-                await table.apply(move.seat, deal.legal_actions()[0], move.why)
+                await table.flow.apply(move.seat, deal.legal_actions()[0], move.why)
 
     # --- inside ------------------------------------------------------------------------
 

@@ -161,7 +161,7 @@ class Hub:
             self.quota.forget(table.id)
         for table in closing:
             await table.stop()
-            await self.store.write_all(table.abandon_jobs())
+            await self.store.write_all(table.flow.abandon_jobs())
             if table.status == "playing":
                 log.info("table %s: game abandoned, nobody was there", table.id)
             self.lobby_changed(table.id)
@@ -196,7 +196,7 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
                 game.apply(action)
                 t.version = max(t.version, a.table_version)
             # A deal over but not stored as done stopped between its last card and its end:
-            # it stays current, and the table ends it as usual once resumed (``_on_resume``).
+            # it stays current, and the table ends it as usual once resumed (``GameFlow.resume``).
             if info.deal.is_over and d.status == "done":
                 game.close_deal()
         if game.current is None:  # a deal's end is stored with the next deal's start, or the game's end

@@ -118,7 +118,7 @@ class Renderer:
                 "totals": list(game.totals), "sheet": game.sheet(),
                 "ranking": game.ranking() if table.status == "finished" else None,
             },
-            "next_deal": table.next_deal_state(),
+            "next_deal": table.flow.next_deal_state(),
         }
         if with_result:
             out["last_result"] = table.last_result

@@ -1,0 +1,244 @@
+"""A table's games: starting one, each action stored then sent, a deal's end (the next deal, the
+pause between two deals, or the game's end) and what closes a game left in play. The table's
+state stays on ``Table``; ``Table._handle`` brings the players' moves here."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from tarot.engine import Action, Ecart, IllegalAction, action_from_dict, action_to_dict
+
+from . import protocol as p
+from .game import DealInfo, ServerGame
+from .render import public_action
+from .seats import Client
+
+if TYPE_CHECKING:
+    from .store import Job
+    from .table import Table
+
+
+@dataclass
+class Intermission:
+    """Between two deals while a person is seated: the result is on the felt; the next deal,
+    dealt and stored, starts when every seated person present has asked for it, or at ``until``."""
+
+    following: DealInfo
+    until: float  # time.monotonic()
+    ready: set[int] = field(default_factory=set)
+    ending: bool = False  # its time is up and its end is queued for the actor (``Resume``)
+
+
+class GameFlow:
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    # --- a game's start ----------------------------------------------------------------
+
+    async def maybe_start(self) -> None:
+        t = self.table
+        if t.status == "waiting" and not any(s.empty for s in t.seats):
+            await self.start_game()
+
+    async def start_game(self) -> None:
+        t = self.table
+        n = t.options.players
+        game = ServerGame(n, t.options.deals, first_dealer=t.services.chance.randrange(n),
+                          number=t.games_played + 1)
+        info = game.new_deal(*t.services.seed_and_salt())
+        store = t.services.store
+        # The game, its first deal and the table now playing in one write: when many tables
+        # start together, each waits for one transaction, not three in a row.
+        game.db_id, info.db_id = await store.write(
+            store.begin_game, t.table_row("playing"),
+            (t.id, game.number, n, game.deals, game.first_dealer),
+            (info.number, info.dealer, info.seed, info.salt, info.commitment))
+        t.games_played = game.number  # only once stored: a start that failed counts no game
+        t.game = game
+        t.status = "playing"
+        t.last_result = None
+        t.seating.send_off_watchers()
+        t.event({"kind": "game_start", "game": game.number, "deals": game.deals}, lobby=True)
+        await self.deal_started(info)
+
+    async def deal_started(self, info: DealInfo) -> None:
+        t = self.table
+        assert t.game is not None
+        t.game.current = info
+        t.autoplay.new_position()
+        t.event({"kind": "deal_start", "deal": info.number, "dealer": info.dealer,
+                 "commitment": info.commitment})
+        if info.deal.is_over:  # annulled at once (petit sec): end_deal redeals or ends the game
+            await self.end_deal()
+
+    # --- actions -----------------------------------------------------------------------
+
+    async def act(self, client: Client, msg: p.Act) -> None:
+        """A player's action: checked against its seat, then applied (or refused, with why)."""
+        t = self.table
+        seat = t.seat_of(client)
+        if seat is None:
+            client.send(p.error("you do not sit at this table", "not_seated"))
+            return
+        if t.deal() is None:
+            client.send(p.error("no deal is being played", "no_deal"))
+            return
+        obj = dict(msg.action)
+        obj.setdefault("seat", seat)
+        try:
+            action, extra = action_from_dict(obj)
+        except ValueError as e:
+            client.send(p.error(str(e), "bad_action"))
+            return
+        if extra:
+            client.send(p.error(f"unknown action keys: {', '.join(sorted(extra))}", "bad_action"))
+            return
+        if action.seat != seat:
+            client.send(p.error(f"you sit at seat {seat}, not {action.seat}", "wrong_seat"))
+            return
+        try:
+            await self.apply(seat, action, "player")
+        except IllegalAction as e:
+            client.send(p.error(str(e), "illegal", rule=e.rule, why=e.why, args=e.args_))
+
+    async def apply(self, seat: int, action: Action, by: str) -> None:
+        t = self.table
+        game = t.game
+        assert game is not None and game.current is not None
+        info = game.current
+        info.deal.check(action)  # raises IllegalAction, nothing changed
+        # Stored first: if the write fails the table is left exactly as it was (and nothing is sent).
+        store = t.services.store
+        assert info.db_id is not None
+        whole = action_to_dict(action)
+        await store.add_action(info.db_id, info.actions, t.version + 1, whole, by)
+        game.apply(action)
+        t.version += 1
+        t.autoplay.new_position()  # a new position: the next move's clock starts
+        event: dict[str, Any] = {"kind": "action", "seat": seat, "action": public_action(action, whole),
+                                 "by": by}
+        private = {seat: event | {"action": whole}} if isinstance(action, Ecart) else {}
+        t.render.record(event, private, full=False)
+        if info.deal.is_over:
+            await t.services.slow_lane.turn()  # cards received meanwhile at other tables go first
+            await self.end_deal()
+
+    # --- a deal's end --------------------------------------------------------------------
+
+    async def end_deal(self) -> None:
+        """Close the finished deal; start the next or end the game.
+
+        One store transaction for it all (the deal's record, and the next deal or the game's
+        end): at a busy server, many tables end a deal at the same moment."""
+        t = self.table
+        game = t.game
+        assert game is not None and game.current is not None
+        info: DealInfo = game.current
+        row, record_dict, result = game.close_deal()
+        record = p.serialized(record_dict)  # stored, in the event and in ``last_result``: once
+        store = t.services.store
+        jobs: list[Job] = [(store.finish_deal, (info.db_id, record, result))]
+        following: DealInfo | None = None
+        if game.is_over:
+            jobs += self._game_end_jobs(game)
+        else:
+            following = game.new_deal(*t.services.seed_and_salt())
+            jobs += [(store.game_totals, (game.db_id, list(game.totals))),
+                     (store.start_deal, (game.db_id, following.number, following.dealer,
+                                         following.seed, following.salt, following.commitment))]
+        try:
+            results = await store.write_all(jobs)
+        except BaseException:  # not stored: the deal stays current and over, to be ended again
+            game.reopen_deal(info)
+            self._resume_later()
+            raise
+        t.last_result = {"deal": info.number, "result": result, "row": row.to_dict(),
+                         "seed": info.seed, "salt": info.salt, "commitment": info.commitment,
+                         "record": record}
+        wait = t.services.settings.next_deal_wait
+        if following is not None:
+            following.db_id = results[-1]
+            if wait > 0 and self.present():
+                t.intermission = Intermission(following, time.monotonic() + wait)
+        t.event({"kind": "deal_end", **t.last_result})
+        await asyncio.sleep(0)  # in parts, so that cards arriving meanwhile wait for one part only
+        if following is None:
+            self._game_ended(game)
+        elif t.intermission is None:
+            await self.deal_started(following)
+
+    def _game_end_jobs(self, game: ServerGame) -> list[Job]:
+        t = self.table
+        store = t.services.store
+        return [(store.finish_game, (game.db_id, list(game.totals))),
+                (store.set_table_status, (t.id, "finished", t.version))]
+
+    def _game_ended(self, game: ServerGame) -> None:
+        t = self.table
+        t.status = "finished"
+        t.event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()}, lobby=True)
+
+    def abandon_jobs(self) -> list[Job]:
+        """The writes that close this table, its game (if one is in play) abandoned."""
+        t = self.table
+        store = t.services.store
+        game = t.game if t.status == "playing" else None
+        abandoned: list[Job] = [(store.abandon_game, (game.db_id,))] if game is not None else []
+        return [*abandoned, (store.set_table_status, (t.id, "closed", t.version))]
+
+    # --- the pause between two deals -------------------------------------------------------
+
+    async def next_deal(self, client: Client) -> None:
+        t = self.table
+        seat = t.seat_of(client)
+        pause = t.intermission
+        if seat is None or pause is None or seat in pause.ready:
+            return  # (a late or repeated click: nothing to do, nothing to say)
+        pause.ready.add(seat)
+        t.event({"kind": "ready", "seat": seat})
+        await self.maybe_next_deal()
+
+    async def maybe_next_deal(self) -> None:
+        """End the pause between two deals once every seated person present is ready, or its
+        time is up."""
+        t = self.table
+        pause = t.intermission
+        if pause is None:
+            return
+        if self.present() <= pause.ready or time.monotonic() >= pause.until:
+            t.intermission = None
+            await self.deal_started(pause.following)
+
+    def present(self) -> set[int]:
+        """The seats of the people seated and connected."""
+        return {i for i, s in enumerate(self.table.seats) if s.person and s.away_since is None}
+
+    def next_deal_state(self) -> dict[str, Any] | None:
+        pause = self.table.intermission
+        if pause is None:
+            return None
+        # whole seconds, rounded up: enough for a countdown, and the same in every run of a test
+        left = math.ceil(max(0.0, pause.until - time.monotonic()))
+        return {"ready": sorted(pause.ready), "time_left": left}
+
+    async def resume(self) -> None:
+        """A game whose current deal is over but whose end is not stored ends it; a pause whose
+        time is up ends."""
+        t = self.table
+        if t.intermission is not None:
+            await self.maybe_next_deal()
+            return
+        deal = t.deal()
+        if deal is not None and deal.is_over:  # its last card was stored, its end was not
+            await self.end_deal()
+
+    def _resume_later(self) -> None:
+        """Try the current deal's end again in a while: no move can come to a deal that is over,
+        so nothing else would (after a restart, ``Hub.recover`` resumes it at once)."""
+        t = self.table
+        loop = asyncio.get_running_loop()
+        loop.call_later(t.services.settings.retry, t.enqueue_resume)
