@@ -38,6 +38,8 @@ class QuietTab:
     def __init__(self, name: str) -> None:
         self.player_id = f"id-{name}"
         self.name = name
+        self.account = False
+        self.address = "127.0.0.1"
         self.got: list[str] = []
 
     def send(self, message: dict[str, Any]) -> None:
@@ -67,7 +69,8 @@ def reset_postgres(url: str) -> None:
 
     engine = create_engine(normalize_url(url))
     with engine.begin() as conn:
-        for name in ("actions", "deals", "games", "tables", "players", "alembic_version"):
+        for name in ("game_players", "ledger", "ratings", "sessions", "actions", "deals", "games", "tables",
+                     "players", "alembic_version"):
             conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
     engine.dispose()
 

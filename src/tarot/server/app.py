@@ -18,10 +18,14 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from . import api, players
 from . import protocol as p
+from .accounts import SESSION_COOKIE
+from .api import GuardedApi
 from .connection import Connection
 from .headers import SecurityHeaders
 from .hub import LOBBY_PAGE, Hub
+from .origin import cookie, same_origin
 from .settings import Settings
 from .socket import Socket
 from .store import Store, migrate
@@ -80,8 +84,24 @@ async def _handle(conn: Connection, text: str) -> None:
 
 
 async def _hello(conn: Connection, msg: p.Hello) -> None:
+    """Who this connection plays as: the account of its session cookie (its name is the
+    account's), else the guest of its token, else a new guest."""
+    hub = conn.hub
+    account = await hub.accounts.by_session(conn.ws.session)
+    if account is not None:
+        conn.player_id, conn.name, conn.account = account.id, account.name, True
+        await hub.store.write(players.daily_top_up, account.id)
+        conn.send(p.welcome(account.id, account.name, None, account=True))
+    else:
+        await _hello_guest(conn, msg)
+    wait = hub.flood.refused(conn.player_id, conn.ws.address)  # a player cut off does not come back at once
+    if wait:
+        _cut_off(conn, wait)
+
+
+async def _hello_guest(conn: Connection, msg: p.Hello) -> None:
     store = conn.hub.store
-    row = await store.run(store.player_by_token, msg.token) if msg.token else None
+    row = await store.query(players.guest_by_token, msg.token) if msg.token else None
     if row is not None:
         pid, token, name = row.id, msg.token, msg.name or row.name
     else:
@@ -89,11 +109,8 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
     assert token is not None
     if row is None or name != row.name:
         await store.write(store.save_player, pid, token, name)
-    conn.player_id, conn.name = pid, name
+    conn.player_id, conn.name, conn.account = pid, name, False
     conn.send(p.welcome(pid, name, token))
-    wait = conn.hub.flood.refused(pid, conn.ws.address)  # a player cut off does not come back at once
-    if wait:
-        _cut_off(conn, wait)
 
 
 def _cut_off(conn: Connection, wait: float) -> None:
@@ -154,6 +171,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         store = Store(db_url)
         hub = Hub(store, settings)
         app.state.hub = hub
+        app.state.accounts = hub.accounts
         await hub.recover()
         try:
             yield
@@ -197,6 +215,8 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
                 conn.table.gone(conn)
             await conn.finish()
 
+    app.include_router(api.router())
+    app.add_middleware(GuardedApi)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketRoute, path="/ws", session=session)  # added last: the outermost
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
@@ -225,6 +245,11 @@ class SocketRoute:
         paths = (self.path, scope.get("root_path", "") + self.path)
         if scope["type"] == "websocket" and scope["path"] in paths:
             client = scope.get("client") or ("", 0)
-            await asyncio.create_task(self.session(Socket(receive, send, client[0])))
+            headers = scope.get("headers", [])
+            token = cookie(headers, SESSION_COOKIE)
+            # a session opened from another site's page would play as its owner (cross-site
+            # websocket hijacking): with a session cookie, only this site's pages may connect
+            refused = token is not None and not same_origin(headers)
+            await asyncio.create_task(self.session(Socket(receive, send, client[0], token, refused)))
         else:
             await self.app(scope, receive, send)

@@ -37,11 +37,16 @@ class Connection:
         self.id = next(_ids)
         self.player_id = ""
         self.name = ""
+        self.account = False  # signed in (a session cookie), not a guest
         self.table: Table | None = None
         self.closed = False
         self.backlog: deque[str] | None = None  # not None while a send waits: what comes after it
         self.sender: asyncio.Task[None] | None = None  # the task finishing a send that had to wait
         self.closing: asyncio.Task[None] | None = None  # the task closing the websocket (``close``)
+
+    @property
+    def address(self) -> str:
+        return self.ws.address
 
     def __hash__(self) -> int:
         return self.id

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from tarot.engine import Deal, action_from_dict
 
 from . import protocol as p
+from .accounts import Accounts
 from .botpool import BotPool
 from .game import DealInfo, ServerGame
 from .limits import FloodLimits, TableQuota
@@ -35,6 +36,7 @@ class Hub:
     def __init__(self, store: Store, settings: Settings | None = None,
                  chance: random.Random | None = None) -> None:
         self.store = store
+        self.accounts = Accounts(store)
         self.settings = settings or Settings()
         self.services = TableServices(self.settings, store, SlowLane(), chance or secrets.SystemRandom(),
                                       self.lobby_changed, BotPool(self.settings.search_workers))

@@ -155,3 +155,20 @@ class TableQuota:
     def forget(self, tid: str) -> None:
         """Table ``tid`` is closed: it no longer counts."""
         self._owners.pop(tid, None)
+
+
+class LoginLimits:
+    """Sign-in attempts, per name and per address: a name guessed at from many addresses and an
+    address trying many names are both slowed down (``Buckets``), with the time to wait."""
+
+    def __init__(self, per_name: float = 10, per_address: float = 30, cooldown: float = 60.0) -> None:
+        self.names = Buckets(per_name / 300, per_name, cooldown)  # refilled in five minutes
+        self.addresses = Buckets(per_address / 300, per_address, cooldown)
+
+    def take(self, key: str, address: str) -> float:
+        """0 if this attempt may go on, else the seconds to wait."""
+        now = time.monotonic()
+        wait = max(self.names.wait(key, now), self.addresses.wait(address, now))
+        if wait:
+            return wait
+        return max(self.names.take(key, now), self.addresses.take(address, now))

@@ -167,8 +167,9 @@ class Welcome(_Out):
     token: str
 
 
-def welcome(pid: str, name: str, token: str) -> dict[str, Any]:
-    return {"type": "welcome", "player": {"id": pid, "name": name}, "token": token}
+def welcome(pid: str, name: str, token: str | None, account: bool = False) -> dict[str, Any]:
+    """``token``: a guest's, for its browser to keep; None for an account (its session cookie)."""
+    return {"type": "welcome", "player": {"id": pid, "name": name, "account": account}, "token": token}
 
 
 class SeatSummary(_Out):

@@ -11,6 +11,11 @@ class Client(Protocol):
 
     player_id: str
     name: str
+    account: bool  # signed in: may sit at a competitive table
+
+    @property
+    def address(self) -> str:
+        """The client's network address (two people at one address: a game counts for nothing)."""
 
     def send(self, message: dict[str, Any]) -> None:
         """``message``'s values may be ``orjson.Fragment``: JSON serialized once for many."""

@@ -17,12 +17,15 @@ from starlette.types import Receive, Send
 
 
 class Socket:
-    __slots__ = ("_receive", "_send", "address")
+    __slots__ = ("_receive", "_send", "address", "refused", "session")
 
-    def __init__(self, receive: Receive, send: Send, address: str = "") -> None:
+    def __init__(self, receive: Receive, send: Send, address: str = "", session: str | None = None,
+                 refused: bool = False) -> None:
         self._receive = receive
         self._send = send
         self.address = address  # the client's, as the ASGI server says (behind a proxy: its headers)
+        self.session = session  # the session cookie's token, if the browser sent one
+        self.refused = refused  # the handshake is refused (403): a session opened from another site
 
     async def accept(self) -> bool:
         """Take the client's handshake; False if the server says it went away first (uvicorn
@@ -30,6 +33,9 @@ class Socket:
         raises OSError, which the server handles)."""
         message = await self._receive()
         if message["type"] != "websocket.connect":
+            return False
+        if self.refused:
+            await self._send({"type": "websocket.close", "code": 1008})
             return False
         await self._send({"type": "websocket.accept"})
         return True

@@ -27,12 +27,6 @@ from typing import Any, TypeVar
 
 import orjson
 from sqlalchemy import (
-    JSON,
-    BigInteger,
-    ForeignKey,
-    Integer,
-    String,
-    UniqueConstraint,
     bindparam,
     create_engine,
     event,
@@ -41,78 +35,13 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, sessionmaker
+from sqlalchemy.orm import sessionmaker
 
 from .protocol import encode
+from .schema import ActionRow, Base, DealRow, GameRow, PlayerRow, TableRow
 
 T = TypeVar("T")
 CHECKPOINT_EVERY = 1.0  # seconds between SQLite WAL checkpoints (inline writes only)
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class PlayerRow(Base):
-    __tablename__ = "players"
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
-    name: Mapped[str] = mapped_column(String(40))
-    created: Mapped[float]
-
-
-class TableRow(Base):
-    __tablename__ = "tables"
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    host: Mapped[str | None] = mapped_column(String(32))
-    invite: Mapped[str | None] = mapped_column(String(32))  # a private table's link secret
-    options: Mapped[dict[str, Any]] = mapped_column(JSON)
-    seats: Mapped[list[Any]] = mapped_column(JSON)
-    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, finished, closed
-    version: Mapped[int] = mapped_column(BigInteger)  # epochs of 2**32 (table.EPOCH)
-    created: Mapped[float]
-    updated: Mapped[float]
-
-
-class GameRow(Base):
-    __tablename__ = "games"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
-    number: Mapped[int]
-    players: Mapped[int]
-    deals: Mapped[int]
-    first_dealer: Mapped[int]
-    status: Mapped[str] = mapped_column(String(16))  # playing, finished, abandoned
-    totals: Mapped[list[int]] = mapped_column(JSON)
-    started: Mapped[float]
-    finished: Mapped[float | None]
-
-
-class DealRow(Base):
-    __tablename__ = "deals"
-    __table_args__ = (UniqueConstraint("game_id", "number"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
-    number: Mapped[int]
-    dealer: Mapped[int]
-    seed: Mapped[str] = mapped_column(String(64))
-    salt: Mapped[str] = mapped_column(String(64))
-    commitment: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16))  # playing, done
-    record: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # tarot-deal/1, once done
-    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-
-
-class ActionRow(Base):
-    __tablename__ = "actions"
-    __table_args__ = (UniqueConstraint("deal_id", "index"),)
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id"), index=True)
-    index: Mapped[int]
-    table_version: Mapped[int] = mapped_column(BigInteger)
-    action: Mapped[dict[str, Any]] = mapped_column(JSON)
-    by: Mapped[str] = mapped_column(String(16))  # player, bot, timeout, away
-    created: Mapped[float]
 
 
 # The writes, built once (see the module's docstring); each takes its values as parameters.
@@ -286,6 +215,13 @@ class Store:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, fn, *args)
 
+    async def query(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(conn, *args)`` on the worker thread, on a connection of its own (reads)."""
+        def read() -> T:
+            with self.engine.connect() as conn:
+                return fn(conn, *args)
+        return await self.run(read)
+
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(conn, *args)`` in a transaction (for a ``_grouped`` or ``_batched`` write, as its
         decorator says); returns its result once committed.
@@ -401,10 +337,6 @@ class Store:
         self.engine.dispose()
 
     # --- players -----------------------------------------------------------------
-
-    def player_by_token(self, token: str) -> PlayerRow | None:
-        with self.sessions() as s:
-            return s.scalar(select(PlayerRow).where(PlayerRow.token_hash == token_hash(token)))
 
     # The writes below are single SQLAlchemy Core statements, not ORM units of work: a busy
     # server makes hundreds of them a second (docs/performance.md).

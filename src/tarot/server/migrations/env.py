@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine, pool
 
-from tarot.server.store import Base
+from tarot.server.schema import Base
 
 config = context.config
 target_metadata = Base.metadata

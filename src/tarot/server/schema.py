@@ -1,0 +1,142 @@
+"""The database's tables (SQLAlchemy 2 declarative rows). The schema is created and upgraded by
+Alembic (``migrations``); a change here comes with a migration.
+
+Players are guests (a token, any name), accounts (a unique name and a password) or bots' accounts
+(``bot``: the kind, rated on the same ladder as people). Chips and XP are balances whose every
+change is a ``LedgerRow``; ratings are one ``RatingRow`` per player and player count."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, Float, ForeignKey, Integer, String, UniqueConstraint, false
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True, index=True)
+    name: Mapped[str] = mapped_column(String(40))
+    created: Mapped[float]
+    # An account's: its name folded (unique: "Alice" and "ALICE" are one name), its password's
+    # argon2 hash; None for a guest.
+    name_key: Mapped[str | None] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str | None] = mapped_column(String(200))
+    bot: Mapped[str | None] = mapped_column(String(40))  # a bot's account: its kind and budget
+    chips: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    xp: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    renamed: Mapped[float | None] = mapped_column(Float)  # the last change of an account's name
+    topped_up: Mapped[str | None] = mapped_column(String(10))  # the day of the last daily top-up
+
+
+class SessionRow(Base):
+    """A signed-in browser: the cookie holds the token, the database its hash."""
+
+    __tablename__ = "sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    created: Mapped[float]
+
+
+class RatingRow(Base):
+    """A player's openskill (Plackett–Luce) rating at one player count."""
+
+    __tablename__ = "ratings"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float]
+    sigma: Mapped[float]
+    games: Mapped[int]
+
+
+class LedgerRow(Base):
+    """One change of a player's chips or XP, with its reason and its game (if any)."""
+
+    __tablename__ = "ledger"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # welcome, top_up, stake, pot, refund, xp
+    chips: Mapped[int]
+    xp: Mapped[int]
+    created: Mapped[float]
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    host: Mapped[str | None] = mapped_column(String(32))
+    invite: Mapped[str | None] = mapped_column(String(32))  # a private table's link secret
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, finished, closed
+    version: Mapped[int] = mapped_column(BigInteger)  # epochs of 2**32 (table.EPOCH)
+    created: Mapped[float]
+    updated: Mapped[float]
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id"), index=True)
+    number: Mapped[int]
+    players: Mapped[int]
+    deals: Mapped[int]
+    first_dealer: Mapped[int]
+    status: Mapped[str] = mapped_column(String(16))  # playing, finished, abandoned, cancelled
+    totals: Mapped[list[int]] = mapped_column(JSON)
+    started: Mapped[float]
+    finished: Mapped[float | None]
+    # A competitive game counts (ratings, chips, XP) unless two people seated share an address.
+    competitive: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    counted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    stake: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+
+
+class GamePlayerRow(Base):
+    """Who played a competitive game at each seat, and what it brought them."""
+
+    __tablename__ = "game_players"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    left: Mapped[bool] = mapped_column(Boolean, default=False)  # left before the end: ranked last
+    rank: Mapped[int | None]
+    chips: Mapped[int | None]  # the game's change of chips, stake included
+    xp: Mapped[int | None]
+    ordinal_before: Mapped[float | None]
+    ordinal_after: Mapped[float | None]
+
+
+class DealRow(Base):
+    __tablename__ = "deals"
+    __table_args__ = (UniqueConstraint("game_id", "number"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), index=True)
+    number: Mapped[int]
+    dealer: Mapped[int]
+    seed: Mapped[str] = mapped_column(String(64))
+    salt: Mapped[str] = mapped_column(String(64))
+    commitment: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16))  # playing, done
+    record: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # tarot-deal/1, once done
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("deal_id", "index"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id"), index=True)
+    index: Mapped[int]
+    table_version: Mapped[int] = mapped_column(BigInteger)
+    action: Mapped[dict[str, Any]] = mapped_column(JSON)
+    by: Mapped[str] = mapped_column(String(16))  # player, bot, timeout, away
+    created: Mapped[float]
+
+
