@@ -87,11 +87,27 @@ def db_url(kind: str, tmp_path: Path) -> str:
 OPEN: list[Player] = []
 
 
+class Peers:
+    """The app as clients at several network addresses reach it: a request's ``x-peer`` header
+    (a test's own) is its client address, as the ASGI server would give it (the TestClient gives
+    every request the same one)."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] in ("http", "websocket"):
+            peer = dict(scope.get("headers", [])).get(b"x-peer")
+            if peer is not None:
+                scope = {**scope, "client": (peer.decode(), 50000)}
+        await self.app(scope, receive, send)
+
+
 @contextlib.contextmanager
 def make_client(url: str, **settings: Any) -> Iterator[TestClient]:
     """The app in process; every Player still open is closed before the app stops."""
     opts = {"grace": 30.0, "bot_delay": 0.0, "trick_pause": 0.0, "think": 0.05} | settings
-    with TestClient(create_app(url, Settings(**opts))) as client:
+    with TestClient(Peers(create_app(url, Settings(**opts)))) as client:
         try:
             yield client
         finally:
@@ -107,8 +123,9 @@ async def _receive(rx: Any, timeout: float) -> Any:
 class Player:
     """A scripted client: keeps every message and the latest state it saw."""
 
-    def __init__(self, client: TestClient, name: str, token: str | None = None) -> None:
-        self.ctx = client.websocket_connect("/ws")
+    def __init__(self, client: TestClient, name: str, token: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        self.ctx = client.websocket_connect("/ws", headers=dict(headers or {}))
         self.ws = self.ctx.__enter__()
         OPEN.append(self)
         self.closed = False
@@ -117,7 +134,7 @@ class Player:
         self.version = 0
         self.send({"type": "hello", "name": name, **({"token": token} if token else {})})
         welcome = self.expect("welcome")
-        self.token: str = welcome["token"]
+        self.token: str | None = welcome["token"]
         self.id: str = welcome["player"]["id"]
         self.acted_version = -1
 

@@ -26,6 +26,7 @@ from .connection import Connection
 from .headers import SecurityHeaders
 from .hub import LOBBY_PAGE, Hub
 from .origin import cookie, same_origin
+from .seating import refuse_competitor
 from .settings import Settings
 from .socket import Socket
 from .store import Store, migrate
@@ -57,7 +58,8 @@ async def _handle(conn: Connection, text: str) -> None:
         hub.lobby.add(conn)
         conn.send(hub.lobby_state())
     elif isinstance(msg, p.CreateTable):
-        refused = hub.refuse_create(conn.player_id, conn.ws.address)
+        refused = hub.refuse_create(conn.player_id, conn.ws.address) or await refuse_competitor(
+            hub.services, msg.options, conn)
         if refused is not None:
             conn.send(refused)
             return

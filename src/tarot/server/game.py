@@ -39,6 +39,7 @@ class ServerGame(KeepsScore):
     first_dealer: int = 0
     number: int = 1  # the game's number at its table
     db_id: int | None = None
+    competitive: bool = False  # its end brings ratings, chips and XP (``competition``)
     current: DealInfo | None = None
     score_sheet: ScoreSheet = field(init=False, repr=False)
 

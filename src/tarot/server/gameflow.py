@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Any
 
 from tarot.engine import Action, Ecart, IllegalAction, action_from_dict, action_to_dict
 
+from . import competition, players
 from . import protocol as p
 from .game import DealInfo, ServerGame
+from .players import NotEnoughChips
 from .render import public_action
 from .seats import Client
 
@@ -53,10 +55,21 @@ class GameFlow:
         store = t.services.store
         # The game, its first deal and the table now playing in one write: when many tables
         # start together, each waits for one transaction, not three in a row.
-        game.db_id, info.db_id = await store.write(
-            store.begin_game, t.table_row("playing"),
-            (t.id, game.number, n, game.deals, game.first_dealer),
-            (info.number, info.dealer, info.seed, info.salt, info.commitment))
+        rows = (t.table_row("playing"), (t.id, game.number, n, game.deals, game.first_dealer),
+                (info.number, info.dealer, info.seed, info.salt, info.commitment))
+        if not t.options.competitive:
+            game.db_id, info.db_id = await store.write(store.begin_game, *rows)
+        else:
+            game.competitive = True
+            try:
+                game.db_id, info.db_id = await store.write(
+                    competition.begin, store, *rows, self._entrants(), t.options.stake, self.counts())
+            except NotEnoughChips as e:
+                name = next((s.name for s in t.seats if s.player_id == e.player_id), "?")
+                for c in t.watchers:
+                    c.send(p.error(f"{name} has not enough chips for the stake: the game cannot start",
+                                   "not_enough_chips", name=name, stake=t.options.stake))
+                return
         t.games_played = game.number  # only once stored: a start that failed counts no game
         t.game = game
         t.status = "playing"
@@ -64,6 +77,24 @@ class GameFlow:
         t.seating.send_off_watchers()
         t.event({"kind": "game_start", "game": game.number, "deals": game.deals}, lobby=True)
         await self.deal_started(info)
+
+    def _entrants(self) -> list[competition.Entrant]:
+        think = self.table.services.settings.think
+        return [competition.Entrant(s.player_id) if s.player_id is not None
+                else competition.Entrant(None, players.bot_identity(s.bot or "heuristic", think))
+                for s in self.table.seats]
+
+    def counts(self) -> bool:
+        """A competitive game counts unless two people seated share an address."""
+        addresses = [s.address for s in self.table.seats if s.person]
+        return len(addresses) == len(set(addresses))
+
+    async def left_game(self, seat: int) -> None:
+        """A person left the game in play (a bot plays on for the seat): in a competitive game,
+        ranked last, whatever the totals."""
+        game = self.table.game
+        if game is not None and game.competitive and game.db_id is not None:
+            await self.table.services.store.write(competition.mark_left, game.db_id, seat)
 
     async def deal_started(self, info: DealInfo) -> None:
         t = self.table
@@ -144,7 +175,7 @@ class GameFlow:
         jobs: list[Job] = [(store.finish_deal, (info.db_id, record, result))]
         following: DealInfo | None = None
         if game.is_over:
-            jobs += self._game_end_jobs(game)
+            jobs += self._game_end_jobs(game, result)
         else:
             following = game.new_deal(*t.services.seed_and_salt())
             jobs += [(store.game_totals, (game.db_id, list(game.totals))),
@@ -167,20 +198,29 @@ class GameFlow:
         t.event({"kind": "deal_end", **t.last_result})
         await asyncio.sleep(0)  # in parts, so that cards arriving meanwhile wait for one part only
         if following is None:
-            self._game_ended(game)
+            self._game_ended(game, results[-1] if game.competitive else None)
         elif t.intermission is None:
             await self.deal_started(following)
 
-    def _game_end_jobs(self, game: ServerGame) -> list[Job]:
+    def _game_end_jobs(self, game: ServerGame, last: dict[str, Any]) -> list[Job]:
+        """The game's end; for a competitive game, its ratings, chips and XP last (in the same
+        transaction: its result is the event's ``outcome``)."""
         t = self.table
         store = t.services.store
-        return [(store.finish_game, (game.db_id, list(game.totals))),
-                (store.set_table_status, (t.id, "finished", t.version))]
+        jobs: list[Job] = [(store.finish_game, (game.db_id, list(game.totals))),
+                           (store.set_table_status, (t.id, "finished", t.version))]
+        if game.competitive:
+            jobs.append((competition.finish, (game.db_id, game.deals, list(game.totals), last)))
+        return jobs
 
-    def _game_ended(self, game: ServerGame) -> None:
+    def _game_ended(self, game: ServerGame, outcome: list[dict[str, Any]] | None) -> None:
         t = self.table
         t.status = "finished"
-        t.event({"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()}, lobby=True)
+        t.voting.drop()
+        event = {"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()}
+        if outcome is not None:
+            event["outcome"] = outcome
+        t.event(event, lobby=True)
 
     def abandon_jobs(self) -> list[Job]:
         """The writes that close this table, its game (if one is in play) abandoned."""

@@ -76,7 +76,8 @@ class Hub:
         tid = f"{self.services.chance.getrandbits(48):012x}"
         table = Table(self.services, tid, options, client.player_id)
         # Its creator sits at it as its host (at the first seat; connected once it joins).
-        table.seats[0] = Seat(player_id=client.player_id, name=client.name)
+        table.seats[0] = Seat(player_id=client.player_id, name=client.name, account=client.account,
+                              address=client.address)
         with self.quota.creating(tid, client.player_id, address):
             await table.save()
         self.tables[tid] = table
@@ -176,7 +177,8 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
     row = loaded.row
     t = Table(services, row.id, p.TableOptions.model_validate(row.options), row.host)
     t.invite = row.invite
-    t.seats = [Seat(player_id=s.get("player_id"), name=s.get("name", ""), bot=s.get("bot"))
+    t.seats = [Seat(player_id=s.get("player_id"), name=s.get("name", ""), bot=s.get("bot"),
+                    account=s.get("account", False))
                for s in row.seats]
     now = time.monotonic()
     for s in t.seats:
@@ -188,7 +190,8 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
     if g is not None:
         t.games_played = g.number
     if g is not None and g.status == "playing":
-        game = ServerGame(g.players, g.deals, first_dealer=g.first_dealer, number=g.number, db_id=g.id)
+        game = ServerGame(g.players, g.deals, first_dealer=g.first_dealer, number=g.number, db_id=g.id,
+                          competitive=g.competitive)
         for d, acts in loaded.deals:
             info = DealInfo(d.number, d.dealer, d.seed, d.salt,
                             Deal.new(g.players, d.dealer, seed=d.seed), db_id=d.id)

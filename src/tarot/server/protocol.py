@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, get_args
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from tarot.bots import BOT_NAMES
 
@@ -32,6 +32,16 @@ class TableOptions(_Msg):
     move_time: int | None = Field(default=None, ge=5, le=600)  # seconds per move; None: off
     private: bool = False
     spectators: bool = True
+    # A competitive table's games count (ratings, chips, XP) and only accounts sit there; a
+    # practice table's count for nothing. The stake: chips per game and per person.
+    competitive: bool = False
+    stake: int = Field(default=0, ge=0, le=100_000)
+
+    @model_validator(mode="after")
+    def _stake_if_competitive(self) -> TableOptions:
+        if self.stake and not self.competitive:
+            raise ValueError("a stake is only for a competitive table")
+        return self
 
 
 class Hello(_Msg):
@@ -117,13 +127,26 @@ class Ping(_Msg):
     type: Literal["ping"]
 
 
+class CancelGame(_Msg):
+    """A seated person proposes to cancel the game in play (every seated person must accept)."""
+
+    type: Literal["cancel_game"]
+
+
+class CancelVote(_Msg):
+    """A seated person's answer to the proposal to cancel."""
+
+    type: Literal["cancel_vote"]
+    accept: bool
+
+
 ClientMessage = Annotated[
     Hello | Lobby | CreateTable | Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | NextDeal
-    | Act | Ping,
+    | Act | Ping | CancelGame | CancelVote,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "lobby", "create_table", "join", "sit", "leave", "add_bot", "remove_bot",
-                "set_options", "new_game", "next_deal", "act", "ping")
+                "set_options", "new_game", "next_deal", "act", "ping", "cancel_game", "cancel_vote")
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -159,12 +182,13 @@ class _Out(BaseModel):
 class Player(_Out):
     id: str
     name: str
+    account: bool  # signed in (its session cookie), not a guest
 
 
 class Welcome(_Out):
     type: Literal["welcome"]
     player: Player
-    token: str
+    token: str | None  # a guest's, for its browser to keep; None for an account
 
 
 def welcome(pid: str, name: str, token: str | None, account: bool = False) -> dict[str, Any]:
@@ -235,7 +259,8 @@ def invite(table: str, code: str) -> dict[str, Any]:
 
 
 EventKind = Literal["sit", "leave", "add_bot", "remove_bot", "options", "presence", "game_start",
-                    "deal_start", "action", "deal_end", "ready", "game_end"]
+                    "deal_start", "action", "deal_end", "ready", "game_end", "cancel_proposed",
+                    "cancel_accepted", "cancel_refused", "cancel_expired", "game_cancelled"]
 EVENT_KINDS: tuple[str, ...] = get_args(EventKind)
 
 
@@ -258,6 +283,8 @@ class State(BaseModel):
     time_left: float | None = None
     next_deal: dict[str, Any] | None = None
     last_result: dict[str, Any] | None = None
+    cancel: dict[str, Any] | None = None  # a vote to cancel under way
+    counts: bool | None = None  # a competitive game here counts (no two people share an address)
 
 
 class Snapshot(_Out):

@@ -119,6 +119,9 @@ class Renderer:
                 "ranking": game.ranking() if table.status == "finished" else None,
             },
             "next_deal": table.flow.next_deal_state(),
+            "cancel": table.voting.state(),
+            # a competitive table says before its game starts when it will count for nothing
+            "counts": table.options.competitive and table.flow.counts(),
         }
         if with_result:
             out["last_result"] = table.last_result

@@ -6,13 +6,31 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from . import players
 from . import protocol as p
 from .seats import Client, Seat
+from .settings import TableServices
 
 if TYPE_CHECKING:
     from .table import Table
+
+
+async def refuse_competitor(services: TableServices, options: p.TableOptions,
+                            client: Client) -> dict[str, Any] | None:
+    """The error that keeps ``client`` from a seat at a competitive table (a guest, or too few
+    chips for the stake), or None."""
+    if not options.competitive:
+        return None
+    if not client.account:
+        return p.error("only signed-in players sit at a competitive table", "account_only")
+    if options.stake:
+        row = await services.store.query(players.by_id, client.player_id)
+        if row is None or row.chips < options.stake:
+            return p.error(f"the stake is {options.stake} chips: you have {0 if row is None else row.chips}",
+                           "not_enough_chips", stake=options.stake)
+    return None
 
 
 def new_invite() -> str:
@@ -40,6 +58,7 @@ class Seating:
         if seat is not None:
             s = t.seats[seat]
             s.conns.add(client)
+            s.address = client.address
             if s.away_since is not None:
                 s.away_since = None
                 t.event({"kind": "presence", "seat": seat, "away": False}, lobby=False)
@@ -108,8 +127,13 @@ class Seating:
         if msg.seat >= len(t.seats) or not t.seats[msg.seat].empty:
             client.send(p.error(f"seat {msg.seat} is not free", "seat_taken"))
             return
+        refused = await refuse_competitor(t.services, t.options, client)
+        if refused is not None:
+            client.send(refused)
+            return
         s = t.seats[msg.seat]
         s.player_id, s.name, s.bot, s.away_since = client.player_id, client.name, None, None
+        s.account, s.address = client.account, client.address
         s.conns = {client}
         if t.host is None:
             t.host = client.player_id
@@ -126,6 +150,7 @@ class Seating:
         s = t.seats[seat]
         if t.status == "playing":  # the game goes on: a bot takes the seat, under the player's name
             s.player_id, s.bot, s.conns, s.away_since = None, "heuristic", set(), None
+            await t.flow.left_game(seat)
         else:
             t.seats[seat] = Seat()
         if client.player_id == t.host:
@@ -178,6 +203,10 @@ class Seating:
     async def set_options(self, client: Client, msg: p.SetOptions) -> None:
         t = self.table
         if not self._host_between_games(client):
+            return
+        if msg.options.competitive and any(s.person and not s.account for s in t.seats):
+            client.send(p.error("only signed-in players sit at a competitive table: a guest is seated",
+                                "account_only"))
             return
         n = msg.options.players
         if n < len(t.seats):

@@ -31,6 +31,8 @@ class Seat:
     bot: str | None = None  # heuristic, search, random: a bot sits here
     conns: set[Client] = field(default_factory=set)
     away_since: float | None = None  # a human with no connection, since (monotonic)
+    account: bool = False  # the person is signed in (competitive tables seat only accounts)
+    address: str = ""  # the person's network address, last seen (kept in memory only)
 
     @property
     def empty(self) -> bool:
@@ -42,4 +44,4 @@ class Seat:
         return self.player_id is not None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"player_id": self.player_id, "name": self.name, "bot": self.bot}
+        return {"player_id": self.player_id, "name": self.name, "bot": self.bot, "account": self.account}

@@ -26,6 +26,7 @@ from tarot.engine import Deal
 
 from . import protocol as p
 from .autoplay import Auto, Autoplay
+from .cancelvote import CancelVoting
 from .eventlog import EventLog
 from .game import ServerGame
 from .gameflow import GameFlow, Intermission
@@ -61,7 +62,7 @@ class Resume:
 
 
 TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
-                | p.Act | p.Ping | Gone | Arm | Resume | Auto)
+                | p.Act | p.Ping | p.CancelGame | p.CancelVote | Gone | Arm | Resume | Auto)
 
 
 class Table:
@@ -91,6 +92,7 @@ class Table:
         self.autoplay = Autoplay(self, services)
         self.seating = Seating(self)
         self.flow = GameFlow(self)
+        self.voting = CancelVoting(self)
 
     # --- public entry points (called from connections) ---------------------------------
 
@@ -164,15 +166,18 @@ class Table:
         """When the table must act by itself: the end of the pause between two deals, else the
         automatic move's time (``Autoplay.arm``, which starts the move due now)."""
         pause = self.intermission
-        if pause is not None:
-            return None if pause.ending else pause.until
-        return self.autoplay.arm()
+        due = (None if pause.ending else pause.until) if pause is not None else self.autoplay.arm()
+        vote = self.voting.deadline()
+        return vote if due is None or (vote is not None and vote < due) else due
 
     def _on_deadline(self) -> None:
+        """Whatever is due now (each part checks its own time: the earliest woke the actor)."""
+        self.voting.expire()
         pause = self.intermission
         if pause is None:
             self.autoplay.on_deadline()
-        elif not pause.ending:  # (its end needs the store: the actor handles it as a message)
+        elif not pause.ending and time.monotonic() >= pause.until:
+            # (its end needs the store: the actor handles it as a message)
             pause.ending = True
             self.enqueue(None, Resume())
 
@@ -215,6 +220,10 @@ class Table:
                 await self.flow.next_deal(client)
             case p.Act():
                 await self.flow.act(client, message)
+            case p.CancelGame():
+                await self.voting.propose(client)
+            case p.CancelVote():
+                await self.voting.answer(client, message.accept)
             case p.Ping():
                 client.send(p.pong(self.id, self.version))
             case _:
