@@ -94,6 +94,7 @@ class Peers:
 
     def __init__(self, app: Any) -> None:
         self.app = app
+        self.state = app.state  # (tests reach the hub through ``client.app.state``)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] in ("http", "websocket"):

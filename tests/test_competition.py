@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import Player, create_table, db_url, drive, make_client
 from sqlalchemy import create_engine, select
 
+from server_harness import Player, create_table, db_url, drive, make_client
 from tarot.server import cancelvote, competition, players
 from tarot.server.schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow
 from tarot.server.store import normalize_url
@@ -61,6 +61,10 @@ def profile(client: Any, name: str) -> dict[str, Any]:
     return dict(r.json())
 
 
+def game_end(pl: Player) -> dict[str, Any]:
+    return next(m["event"] for m in pl.messages if m["type"] == "event" and m["event"]["kind"] == "game_end")
+
+
 def seat_bots(host: Player, seats: range) -> None:
     for seat in seats:
         host.send({"type": "add_bot", "seat": seat, "bot": "heuristic"})
@@ -80,7 +84,7 @@ def test_a_competitive_game_moves_ratings_chips_and_xp_once(kind: str, tmp_path:
         assert alice.state is not None and alice.state["counts"] is True
         assert profile(client, "Alice")["chips"] == 900  # the stake taken at the start
         drive([alice, bob])
-        end = next(m["event"] for m in alice.messages if m["type"] == "event" and m["event"]["kind"] == "game_end")
+        end = game_end(alice)
         outcome = {o["seat"]: o for o in end["outcome"]}
         totals = end["totals"]
         last = alice.state["last_result"]["result"] if alice.state else None
@@ -165,7 +169,7 @@ def test_who_leaves_a_competitive_game_is_ranked_last(kind: str, tmp_path: Path)
         alice.until(lambda s: s["table"]["status"] == "playing")
         bob.send({"type": "leave"})
         drive([alice])
-        end = next(m["event"] for m in alice.messages if m["type"] == "event" and m["event"]["kind"] == "game_end")
+        end = game_end(alice)
         bob_out = end["outcome"][1]
         assert bob_out["left"] is True and bob_out["rank"] == 3 and bob_out["xp"] == 0
         assert bob_out["chips"] == -10
@@ -216,10 +220,11 @@ def test_a_game_is_cancelled_only_when_every_person_accepts(kind: str, tmp_path:
     balances_match_ledger(url)
 
 
-def test_a_vote_nobody_answers_ends_and_the_game_goes_on(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_vote_nobody_answers_ends_and_the_game_goes_on(tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cancelvote, "VOTE_TIME", 0.5)
     with make_client(db_url("sqlite", tmp_path), bot_delay=0.3) as client:
-        alice, bob = start_two_accounts(client, stake=0)
+        alice, _ = start_two_accounts(client, stake=0)
         alice.send({"type": "cancel_game"})
         alice.until(lambda s: s["cancel"] is not None)
         alice.until(lambda s: s["cancel"] is None, timeout=5)

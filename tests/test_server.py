@@ -306,7 +306,8 @@ def test_hello_first_and_lobby_lists_public_tables_only(tmp_path: Path) -> None:
         lobby = a.expect("lobby")
         assert [t["id"] for t in lobby["tables"]] == [pub]
         assert lobby["tables"][0]["options"] == {"players": 5, "deals": 3, "move_time": 30,
-                                                 "private": False, "spectators": False}
+                                                 "private": False, "spectators": False,
+                                                 "competitive": False, "stake": 0}
         assert client.get("/api/tables").json()["tables"][0]["id"] == pub
         assert "<html" in client.get("/").text.lower() or "<!doctype" in client.get("/").text.lower()
         a.close()

@@ -21,10 +21,11 @@ import multiprocessing
 import signal
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from tarot.engine import Contract, Deal, DealRecord
 
@@ -34,6 +35,7 @@ CONTRACTS = tuple(c.name_text for c in Contract)  # prise, garde, garde_sans, ga
 Z95 = 1.96  # normal approximation: with hundreds of deals the t quantile is within 1% of it
 
 ProgressCallback = Callable[[int, int], None]  # (deals done, deals in all)
+T = TypeVar("T")
 
 
 def derive_seed(seed: int, deal: int, *what: object) -> int:
@@ -269,45 +271,61 @@ def _pool_context() -> Any:
     return multiprocessing.get_context("fork" if "fork" in methods else None)
 
 
+def run_in_order(task: Callable[[int], T], total: int, jobs: int,
+                 progress: ProgressCallback | None = None) -> Generator[T, None, None]:
+    """``task(0)``, ``task(1)``, … ``task(total - 1)`` over ``jobs`` worker processes, yielded in
+    index order as soon as each one and all before it are done.
+
+    ``task`` must pickle (a module-level function, or a ``functools.partial`` of one). In index
+    order, so that whoever folds the results (a mean, ratings) gets the same figures whatever
+    ``jobs`` is. ``progress(done, total)`` is called as tasks finish (first with done=0). Leaving
+    the loop early, or Ctrl-C, stops the workers.
+    """
+    report = progress or (lambda done, total: None)
+    jobs = min(jobs, total)
+    if jobs <= 1:
+        report(0, total)
+        for k in range(total):
+            result = task(k)
+            report(k + 1, total)
+            yield result
+        return
+    pool = ProcessPoolExecutor(jobs, mp_context=_pool_context(), initializer=_ignore_sigint)
+    try:
+        # A bounded window of tasks in flight: little memory, and Ctrl-C cancels quickly.
+        pending: dict[Future[T], int] = {}
+        finished: dict[int, T] = {}
+        next_task = next_out = done_count = 0
+        while next_out < total:
+            while next_task < total and len(pending) < 2 * jobs:
+                pending[pool.submit(task, next_task)] = next_task
+                next_task += 1
+                if next_task == 1:
+                    # The workers are forked at the first submit: only now may the caller start
+                    # threads (a progress display), so that no thread is running at fork time.
+                    report(0, total)
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                finished[pending.pop(future)] = future.result()
+                done_count += 1
+            report(done_count, total)
+            while next_out in finished:
+                yield finished.pop(next_out)
+                next_out += 1
+    except BaseException:  # an error, Ctrl-C, or the caller leaving the loop (GeneratorExit)
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in list((pool._processes or {}).values()):  # stop tasks under way
+            process.terminate()
+        raise
+    pool.shutdown()
+
+
 def run_arena(config: ArenaConfig, progress: ProgressCallback | None = None) -> ArenaResult:
     """Play the match; ``progress(done, total)`` is called as deals finish (first with done=0).
 
     Raises ValueError (one-line reason) for a bad configuration.
     """
     config.check()
-    total = config.deals
     start = time.perf_counter()
-    outcomes: dict[int, DealOutcome] = {}
-    report = progress or (lambda done, total: None)
-    jobs = min(config.jobs, total)
-    if jobs == 1:
-        report(0, total)
-        for k in range(total):
-            outcomes[k] = play_duplicate_deal(config, k)
-            report(len(outcomes), total)
-    else:
-        pool = ProcessPoolExecutor(jobs, mp_context=_pool_context(), initializer=_ignore_sigint)
-        try:
-            # A bounded window of deals in flight: little memory, and Ctrl-C cancels quickly.
-            pending: set[Future[DealOutcome]] = set()
-            next_deal = 0
-            while next_deal < total or pending:
-                while next_deal < total and len(pending) < 2 * jobs:
-                    pending.add(pool.submit(play_duplicate_deal, config, next_deal))
-                    next_deal += 1
-                    if next_deal == 1:
-                        # The workers are forked at the first submit: only now may the caller start
-                        # threads (a progress display), so that no thread is running at fork time.
-                        report(0, total)
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    outcome = future.result()
-                    outcomes[outcome.index] = outcome
-                report(len(outcomes), total)
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            for process in list((pool._processes or {}).values()):  # stop deals under way
-                process.terminate()
-            raise
-        pool.shutdown()
-    return ArenaResult(config, [outcomes[k] for k in range(total)], time.perf_counter() - start)
+    outcomes = list(run_in_order(partial(play_duplicate_deal, config), config.deals, config.jobs, progress))
+    return ArenaResult(config, outcomes, time.perf_counter() - start)

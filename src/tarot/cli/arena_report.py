@@ -73,9 +73,10 @@ def arena_table(result: ArenaResult) -> Table:
 class _ProgressBar:
     """A rich progress bar on stderr, started on the first report (after the workers exist)."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, what: str = "deals") -> None:
+        self.what = what  # what is counted: deals here, games for ``tarot ladder``
         self.progress = Progress(
-            TextColumn("deals"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+            TextColumn(what), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
             TextColumn("left"), TimeRemainingColumn(), console=console, transient=True,
         )
         self.task: TaskID | None = None
@@ -83,7 +84,7 @@ class _ProgressBar:
     def __call__(self, done: int, total: int) -> None:
         if self.task is None:
             self.progress.start()
-            self.task = self.progress.add_task("deals", total=total)
+            self.task = self.progress.add_task(self.what, total=total)
         self.progress.update(self.task, completed=done)
 
     def close(self) -> None:

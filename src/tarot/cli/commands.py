@@ -1,4 +1,4 @@
-"""The ``tarot`` command line: play, serve, arena, replay and score.
+"""The ``tarot`` command line: play, serve, arena, ladder, replay and score.
 
 Results go to stdout (JSON lines with ``--json``, else rich tables); every problem is one line
 on stderr naming the file (and deal, action or summary index), and the exit status is 1.
@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from tarot.bots import BOT_NAMES
 from tarot.engine import DealRecord, DealResult, RecordError, Score, replay_result, score_summary
 
 from .arena_report import arena_command
@@ -30,7 +31,8 @@ from .terminal import play
 app = typer.Typer(
     name="tarot",
     help="French Tarot by the FFT rules (3, 4 and 5 players): play against bots in the terminal (play), "
-         "play online in the browser (serve), measure bots (arena), replay deal records (replay), "
+         "play online in the browser (serve), measure bots (arena), rate them on the site's ladder (ladder), "
+         "replay deal records (replay), "
          "score deal summaries (score).",
     add_completion=False,
     no_args_is_help=True,
@@ -316,6 +318,39 @@ def serve(
     typer.echo(f"Open http://{shown}:{port}/ in your browser")
     tune_gc()
     uvicorn.run(site, host=host, port=port, log_level="warning", **UVICORN_OPTIONS)
+
+
+@app.command(help=(
+    "Rate the bots on the site's ladder (openskill) from bot-only games, and print it.\n\n"
+    "Games are rated in the order of their seeds from the ratings the database holds, so runs add up and "
+    "a --seed gives the same ratings whatever --jobs. A kind holding several seats of a game: each seat is "
+    "rated alone from the kind's rating, then the kind gets the mean of its seats' new mu and sigma, and "
+    "counts one game."))
+def ladder(
+    players: Annotated[int, typer.Option("--players", "-p", help="3, 4 or 5 (one ladder per count).")] = 4,
+    games: Annotated[int, typer.Option("--games", "-g", help="Games to play and rate.")] = 100,
+    deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per game.")] = 4,
+    bots: Annotated[str, typer.Option(
+        help="Bot kinds, comma-separated; each seat of a game is drawn from them.")] = ",".join(BOT_NAMES),
+    think: Annotated[float | None, typer.Option(
+        help="Seconds per decision of the search bot (default: its own); each is rated apart.")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="Run seed: every game derives from it (default: a random one, printed).")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
+    db: Annotated[str | None, typer.Option(
+        help="Database URL (sqlite:///file or postgresql://user@host/db); default: ./tarot.sqlite3")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    lang: LangOpt = None,
+) -> None:
+    """``tarot ladder`` (its help is above); the work is in ``ladder.py``, which needs the server extra."""
+    try:  # the ratings and the database are the server's: loaded only for this command
+        from .ladder import ladder_command
+    except ImportError as exc:
+        typer.echo(f"error: tarot ladder needs the server extra (pip install -e '.[server]'): {exc}",
+                   err=True)
+        raise typer.Exit(1) from None
+    ladder_command(players=players, games=games, deals=deals, bots=bots, seed=seed, jobs=jobs, think=think,
+                   db=db, as_json=as_json, lang=lang)
 
 
 @app.callback()

@@ -141,6 +141,13 @@ _EN: Final[dict[str, str]] = {
                    "or n to show none:",
     "prompt_poignee_cards": "Cards to show ({n}):",
     "prompt_card": "Your card:",
+    # tarot ladder
+    "ladder_title": "Bots' ladder at {players} players ({games} game(s) of {deals} deal(s), seed {seed})",
+    "ladder_caption": "{db} · {seconds:.1f} s on {jobs} process(es)",
+    "ladder_rank": "Rank",
+    "ladder_bot": "Bot",
+    "ladder_ordinal": "Ordinal (μ − 3σ)",
+    "ladder_games": "Games",
 }
 
 _FR: Final[dict[str, str]] = {
@@ -267,6 +274,13 @@ _FR: Final[dict[str, str]] = {
                    "ci-dessous), ou n pour ne rien montrer :",
     "prompt_poignee_cards": "Cartes à montrer ({n}) :",
     "prompt_card": "Votre carte :",
+    "ladder_title": "Classement des robots à {players} joueurs ({games} partie(s) de {deals} donne(s), "
+                    "graine {seed})",
+    "ladder_caption": "{db} · {seconds:.1f} s sur {jobs} processus",
+    "ladder_rank": "Rang",
+    "ladder_bot": "Robot",
+    "ladder_ordinal": "Ordinal (μ − 3σ)",
+    "ladder_games": "Parties",
 }
 
 MESSAGES: Final[Mapping[Lang, Mapping[str, str]]] = {Lang.EN: _EN, Lang.FR: _FR}

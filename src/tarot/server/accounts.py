@@ -37,12 +37,15 @@ class AccountError(Exception):
 
 
 def clean_name(name: str) -> str:
-    """An account's name as kept: spaces collapsed; 1–24 characters, no control characters."""
-    name = " ".join(unicodedata.normalize("NFC", name).split())
+    """An account's name as kept: spaces collapsed; 1–24 characters, no control characters.
+    Control characters are refused before the spaces are collapsed: a tab, a line break or a
+    line separator is one too, not a space to fold away."""
+    name = unicodedata.normalize("NFC", name)
+    if any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in name):
+        raise AccountError(422, "bad_name", "a name cannot hold control or invisible characters")
+    name = " ".join(name.split())
     if not 1 <= len(name) <= NAME_MAX:
         raise AccountError(422, "bad_name", f"a name has 1 to {NAME_MAX} characters")
-    if any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise AccountError(422, "bad_name", "a name cannot hold control or invisible characters")
     return name
 
 
@@ -71,10 +74,14 @@ class Accounts:
         # checked against when the name is unknown, so that the answer takes as long
         self._dummy = self.hasher.hash("not a password of anyone")
 
-    async def register(self, name: str, password: str, guest_token: str | None = None) -> Account:
+    async def register(self, name: str, password: str, guest_token: str | None = None,
+                       address: str = "") -> Account:
+        """The new account. Counts as a sign-in attempt (``LoginLimits``), before any work: the
+        hashing is what a flood of registrations would cost."""
         name = clean_name(name)
         check_password(password)
         key = name_key(name)
+        self._limit(key, address)
         guest = await self.store.query(players.guest_by_token, guest_token) if guest_token else None
         hashed = await asyncio.to_thread(self.hasher.hash, password)
         try:
@@ -86,19 +93,31 @@ class Accounts:
 
     async def sign_in(self, name: str, password: str, address: str) -> tuple[Account, str]:
         """The account and a new session's token (the cookie's value)."""
+        try:
+            name = clean_name(name)  # as it was registered (spaces collapsed)
+        except AccountError:
+            name = ""  # no account's: not looked up (a NUL is an error in PostgreSQL), same answer
         key = name_key(name)
-        wait = self.limits.take(key, address)
-        if wait:
-            raise AccountError(429, "too_many_attempts", f"too many attempts: wait {int(wait) + 1} s",
-                               retry_after=round(wait, 1))
-        row = await self.store.query(players.by_name, key)
+        self._limit(key, address)
+        row = await self.store.query(players.by_name, key) if key else None
         stored = row.password_hash if row is not None and row.password_hash else self._dummy
         good = await asyncio.to_thread(self._verify, stored, password)
         if not good or row is None or not row.password_hash:
             raise AccountError(401, "wrong_password", "wrong name or password")
-        token = await self.store.write(players.open_session, row.id)
+        token = await self.open_session(Account(row.id, row.name))
         await self.store.write(players.daily_top_up, row.id)
         return Account(row.id, row.name), token
+
+    async def open_session(self, account: Account) -> str:
+        """A new session's token (the cookie's value) for ``account``."""
+        token: str = await self.store.write(players.open_session, account.id)
+        return token
+
+    def _limit(self, key: str, address: str) -> None:
+        wait = self.limits.take(key, address)
+        if wait:
+            raise AccountError(429, "too_many_attempts", f"too many attempts: wait {int(wait) + 1} s",
+                               retry_after=round(wait, 1))
 
     def _verify(self, stored: str, password: str) -> bool:
         try:
@@ -123,7 +142,8 @@ class Accounts:
         since = time.time() - (row.renamed or 0.0)
         if since < RENAME_EVERY and name_key(name) != row.name_key:
             days = int((RENAME_EVERY - since) // 86400) + 1
-            raise AccountError(429, "rename_later", f"a name can change once a week: wait {days} day(s)")
+            raise AccountError(429, "rename_later", f"a name can change once a week: wait {days} day(s)",
+                               retry_after=round(RENAME_EVERY - since))
         try:
             await self.store.write(players.rename, account.id, name, name_key(name))
         except IntegrityError:

@@ -4,20 +4,25 @@ are refused (``GuardedApi``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Cookie, Depends, Path, Query, Request, Response
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import players
-from .accounts import SESSION_COOKIE, AccountError, Accounts, name_key
+from .accounts import SESSION_COOKIE, AccountError, Accounts, clean_name, name_key
 from .origin import header, same_origin
+from .players import SESSION_DAYS
 
 MAX_BODY = 4096  # an API body is a name and a password
-SESSION_DAYS = 30
 LEADERBOARD_PAGE = 50
+OFFSET_MAX = 1_000_000_000  # a bigger offset is past every ranking (and past SQLite's integers)
 
 
 class Credentials(BaseModel):
@@ -48,6 +53,38 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": message, "code": code}, status)
 
 
+def invalid(e: RequestValidationError) -> JSONResponse:
+    """A request the API cannot read (not JSON, a field missing, extra or of the wrong type): 422
+    with each fault's place and reason, never the input itself. FastAPI's own answer echoes the
+    input: a password sent back in the body, and a 500 when it holds a lone surrogate (JSON's
+    ``"\\ud800"``), which cannot be encoded."""
+    faults = [{"loc": [str(part) for part in err.get("loc", ())], "msg": str(err.get("msg", "")),
+               "type": str(err.get("type", ""))} for err in e.errors()]
+    reasons = "; ".join("the body is not JSON" if f["type"] == "json_invalid"
+                        else f"{'.'.join(f['loc'][1:]) or 'the body'}: {f['msg']}" for f in faults)
+    return JSONResponse({"error": f"bad request: {reasons}", "code": "bad_request", "faults": faults}, 422)
+
+
+class _Route(APIRoute):
+    """The API's routes: a request that fails validation gets ``invalid``'s answer, one FastAPI
+    cannot even parse (JSON nested too deep) a 400 in the API's shape."""
+
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
+        handler = super().get_route_handler()
+
+        async def handle(request: Request) -> Response:
+            try:
+                return await handler(request)
+            except RequestValidationError as e:
+                return invalid(e)
+            except HTTPException as e:
+                if e.status_code != 400:
+                    raise
+                return _error(400, "bad_request", f"bad request: {e.detail}")
+
+        return handle
+
+
 def _accounts(request: Request) -> Accounts:
     accounts: Accounts = request.app.state.accounts  # made with the store, by the lifespan
     return accounts
@@ -57,7 +94,7 @@ Using = Annotated[Accounts, Depends(_accounts)]
 
 
 def router() -> APIRouter:
-    api = APIRouter(prefix="/api")
+    api = APIRouter(prefix="/api", route_class=_Route)
 
     def with_cookie(response: Response, request: Request, token: str) -> None:
         response.set_cookie(SESSION_COOKIE, token, max_age=SESSION_DAYS * 86400, httponly=True,
@@ -68,10 +105,10 @@ def router() -> APIRouter:
     async def register(body: NewAccount, request: Request, response: Response, accounts: Using) -> Any:
         """Register (signed in at once); a guest's token makes the guest this account."""
         try:
-            account = await accounts.register(body.name, body.password, body.guest_token)
-            _, token = await accounts.sign_in(body.name, body.password, _address(request))
+            account = await accounts.register(body.name, body.password, body.guest_token, _address(request))
         except AccountError as e:
             return refusal(e)
+        token = await accounts.open_session(account)  # (not a sign-in: a 429 now would come too late)
         with_cookie(response, request, token)
         return await accounts.store.query(players.profile, name_key(account.name))
 
@@ -110,16 +147,20 @@ def router() -> APIRouter:
             return refusal(e)
         return {"name": account.name, "id": account.id}
 
-    @api.get("/players/{name}")
+    @api.get("/players/{name:path}")  # (a name may hold a "/")
     async def player(name: Annotated[str, Path(max_length=100)], accounts: Using) -> Any:
-        found = await accounts.store.query(players.profile, name_key(name))
+        try:
+            key = name_key(clean_name(name))  # (no query with a name no account can have: a NUL
+        except AccountError:                   # is an error in PostgreSQL)
+            key = None
+        found = None if key is None else await accounts.store.query(players.profile, key)
         if found is None:
             return _error(404, "no_player", f"no player named {name[:40]!r}")
         return found
 
     @api.get("/leaderboard")
     async def leaderboard(players_: Annotated[int, Query(alias="players", ge=3, le=5)] = 4,
-                          offset: Annotated[int, Query(ge=0)] = 0,
+                          offset: Annotated[int, Query(ge=0, le=OFFSET_MAX)] = 0,
                           limit: Annotated[int, Query(ge=1, le=LEADERBOARD_PAGE)] = LEADERBOARD_PAGE,
                           *, accounts: Using) -> Any:
         return await accounts.store.query(players.leaderboard, players_, offset, limit)

@@ -102,6 +102,7 @@ class CancelVoting:
                            (store.set_table_status, (t.id, "finished", t.version))]
         await store.write_all(jobs)
         self.vote = None
+        game.cancelled = True
         t.status = "finished"
         t.intermission = None
         t.event({"kind": "game_cancelled"}, lobby=True)

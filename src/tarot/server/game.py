@@ -40,6 +40,8 @@ class ServerGame(KeepsScore):
     number: int = 1  # the game's number at its table
     db_id: int | None = None
     competitive: bool = False  # its end brings ratings, chips and XP (``competition``)
+    outcome: list[dict[str, Any]] | None = None  # what its end brought each seat (competitive)
+    cancelled: bool = False  # by agreement (``cancelvote``): no ranking
     current: DealInfo | None = None
     score_sheet: ScoreSheet = field(init=False, repr=False)
 

@@ -217,6 +217,7 @@ class GameFlow:
         t = self.table
         t.status = "finished"
         t.voting.drop()
+        game.outcome = outcome
         event = {"kind": "game_end", "totals": list(game.totals), "ranking": game.ranking()}
         if outcome is not None:
             event["outcome"] = outcome

@@ -111,9 +111,15 @@ def close_session(conn: Connection, token: str) -> None:
     conn.execute(delete(SessionRow).where(SessionRow.token_hash == token_hash(token)))
 
 
+SESSION_DAYS = 30  # a session (its cookie) lasts this long after its sign-in
+
+
 def by_session(conn: Connection, token: str) -> PlayerRow | None:
+    """The account of a session not older than ``SESSION_DAYS`` (the cookie's own age is the
+    browser's to keep; the server does not trust it)."""
+    since = time.time() - SESSION_DAYS * 86400
     return _one(conn, select(PlayerRow).join(SessionRow, SessionRow.player_id == PlayerRow.id)
-                .where(SessionRow.token_hash == token_hash(token)))
+                .where(SessionRow.token_hash == token_hash(token), SessionRow.created >= since))
 
 
 # --- chips and XP ----------------------------------------------------------------------

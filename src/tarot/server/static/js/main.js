@@ -9,6 +9,7 @@ import {gatherTrick} from "./motion.js";
 import {connect, send} from "./net.js";
 import {LOBBY_PAGE, S, seatName, secondsLeft} from "./state.js";
 import {kept, nameForm} from "./views/forms.js";
+import {accountHeader, initAccounts, pageView, routePage, signInOffer} from "./views/account.js";
 import {helpSheet} from "./views/help.js";
 import {lobbyView} from "./views/lobby.js";
 import {tableRegions, timerText} from "./views/table.js";
@@ -24,7 +25,9 @@ function lobbyChanged() {
 
 const handlers = {
   welcome(m) {
-    S.me = m.player; S.token = m.token; localStorage.setItem("tarot.token", m.token);
+    S.me = m.player;
+    // an account has no token (its session is a cookie): the guest's stored one is kept for signing out
+    if (m.token) { S.token = m.token; localStorage.setItem("tarot.token", m.token); }
     window.tarotReady = true;
     route();
   },
@@ -96,6 +99,7 @@ function route() {
   if ((m ? m[1] : null) !== S.table) { S.kept.clear(); S.invite = null; }
   S.state = null; S.version = null; S.selected.clear();
   if (m) { S.table = m[1]; send({type: "join", table: S.table, ...(m[2] ? {invite: m[2]} : {})}); }
+  else if (routePage(location.hash)) S.table = null;  // a profile or the ranking (views/account.js)
   else { S.table = null; send({type: "lobby"}); }
   render();
 }
@@ -108,7 +112,7 @@ const drawn = new Map();  // region id → the key it was drawn with
 
 function render() {
   $("#lang").textContent = lang() === "fr" ? "EN" : "FR";
-  $("#me").textContent = S.me ? S.me.name : "";
+  accountHeader();  // the name (a link for an account), sign in or out, the ranking
   const app = $("#app");
   const focused = document.activeElement;  // a kept form's field keeps the focus and the caret
   let caret = null;
@@ -127,7 +131,9 @@ function show(name, ...nodes) {
 }
 
 function draw(app) {
-  if (!S.name) return show("name", kept("name", nameForm));
+  const page = !S.table && pageView();  // rebuilt only when its key changes
+  if (page) { if (screen !== page.key) show(page.key, ...page.nodes()); return; }
+  if (!S.name && !(S.me && S.me.account)) return show("name", kept("name", nameForm), signInOffer());
   if (!S.me) return show("wait");
   if (!S.table) return show("lobby", lobbyView());
   if (!S.state) return show("wait");
@@ -189,6 +195,8 @@ const ACTIONS = {
     S.lobbyShown += LOBBY_PAGE; render();
   },
   "copy-invite": () => copyText($("#invite-link").value),
+  "propose-cancel": () => { if (confirm(t("cancelconfirm"))) send({type: "cancel_game"}); },
+  "cancel-vote": (el) => send({type: "cancel_vote", accept: el.dataset.accept === "1"}),
   "leave": () => {
     if (S.state.you >= 0 && S.state.table.status === "playing" && !confirm(t("leaveconfirm"))) return;
     send({type: "leave"}); location.hash = "#/";
@@ -241,12 +249,18 @@ Object.assign(ACTIONS, {
 });
 soundButton();
 
+// Signed in or out: the websocket again, so that its hello carries the session cookie (or none).
+function reconnect() { const old = S.ws; connect(handlers); if (old) old.close(); }
+Object.assign(ACTIONS, initAccounts({render, reconnect}));
+
 // The clocks tick by changing their text only (a redraw each second would lose clicks).
 setInterval(() => {
   const el = $("#timer");
   if (el && S.state && S.timeLeft != null) el.textContent = timerText();
   const nd = $("#next-deal-left");
   if (nd && S.state && S.state.next_deal) nd.textContent = secondsLeft(S.state.next_deal.time_left);
+  const cv = $("#cancel-left");
+  if (cv && S.state && S.state.cancel) cv.textContent = secondsLeft(S.state.cancel.time_left);
 }, 1000);
 
 connect(handlers);

@@ -30,13 +30,22 @@ export function optionsForm(opts, label, type) {
     h("label", {}, t("movetime")), h("input", {name: "move_time", type: "number", min: 0, max: 600, value: opts.move_time || 0,
       oninput: (e) => { const x = +e.target.value; e.target.setCustomValidity(x > 0 && x < 5 ? t("movetimerange") : ""); }}),
     h("label", {}, t("private")), h("input", {name: "private", type: "checkbox", checked: !!opts.private}),
-    h("label", {}, t("spectators")), h("input", {name: "spectators", type: "checkbox", checked: opts.spectators !== false}),
+    h("label", {}, t("spectators")), h("input", {name: "spectators", type: "checkbox", checked: opts.spectators !== false}));
+  // competitive (ratings, chips, XP) or practice; only a signed-in player may choose competitive
+  const account = !!(S.me && S.me.account);
+  const stake = h("input", {name: "stake", type: "number", min: 0, max: 100000, value: opts.stake || 0, disabled: !opts.competitive});
+  f.append(h("label", {for: "competitive-" + type}, t("competitive")),
+    h("span", {}, h("input", {name: "competitive", id: "competitive-" + type, type: "checkbox", checked: !!opts.competitive,
+      disabled: !account, onchange: (e) => { stake.disabled = !e.target.checked; }}),
+    account ? null : h("small", {class: "hint"}, " " + t("competitive_signin"))),
+    h("label", {}, t("stake")), stake,
     h("span"), h("button", {class: "primary", id: "submit-options"}, label));
   f.addEventListener("submit", (e) => {
     e.preventDefault();
     const mt = +f.move_time.value;
     send({type, options: {players: +f.players.value, deals: +f.deals.value, move_time: mt > 0 ? mt : null,
-      private: f.private.checked, spectators: f.spectators.checked}});
+      private: f.private.checked, spectators: f.spectators.checked,
+      competitive: f.competitive.checked, stake: f.competitive.checked ? +f.stake.value : 0}});
   });
   return f;
 }

@@ -10,7 +10,8 @@ export function lobbyView() {
   const more = Math.max(0, S.lobbyTotal - Math.min(S.lobbyShown, tables.length));
   const rows = tables.slice(0, S.lobbyShown).map((tb) => h("tr", {},
     h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase()}` +
-      (tb.options.move_time ? ` · ${tb.options.move_time}s` : "") + (tb.options.spectators ? "" : ` · ${t("nospectators")}`)),
+      (tb.options.move_time ? ` · ${tb.options.move_time}s` : "") + (tb.options.spectators ? "" : ` · ${t("nospectators")}`) +
+      (tb.options.competitive ? ` · ${t("competitive_short")}` + (tb.options.stake ? ` · ${tb.options.stake} ${t("chips")}` : "") : "")),
     h("td", {class: "who"}, tb.seats.map((s, i) => (s.host ? "★ " : "") + seatName(i, tb.seats)).join(", ")),
     h("td", {}, t("status_" + tb.status)),
     h("td", {}, h("a", {href: "#/t/" + tb.id}, h("button", {}, t("join"))))));

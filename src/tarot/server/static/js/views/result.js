@@ -36,8 +36,21 @@ export function resultView(r, extra = null) {
   return box;
 }
 
-export function rankingView(ranking) {
+export function rankingView(ranking, outcome = null) {
+  // a competitive game's: each seat's rating before → after, chips won or lost, XP
+  const out = new Map((outcome || []).map((o) => [o.seat, o]));
+  const line = (r) => {
+    const o = out.get(r.seat);
+    if (!o) return "";
+    const parts = [];
+    if (o.ordinal_after != null) parts.push(`${t("rating")} ${o.ordinal_before.toFixed(1)} → ${o.ordinal_after.toFixed(1)}`);
+    if (o.chips) parts.push(`${signed(o.chips)} ${t("chips")}`);
+    if (o.xp) parts.push(`+${o.xp} XP`);
+    if (o.left) parts.push(t("leftgame"));
+    return parts.length ? ` (${parts.join(", ")})` : "";
+  };
   return h("section", {class: "panel", id: "ranking"}, h("h3", {}, t("ranking")),
     // equal totals share a place (1, 1, 1, 4): the list shows the server's rank, not the position
-    h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1}, `${seatName(r.seat)}${colon()}${r.total}`))));
+    h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1}, `${seatName(r.seat)}${colon()}${r.total}` + line(r)))),
+    outcome && !outcome.some((o) => o.ordinal_after != null) ? h("p", {class: "hint"}, t("nocountdone")) : null);
 }

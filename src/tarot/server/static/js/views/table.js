@@ -3,7 +3,7 @@
 // region has a key; main.js redraws a region only when its key changed.
 import {cardEl, cardName, sortCards} from "../cards.js";
 import {h} from "../dom.js";
-import {colon, lang, t} from "../i18n.js";
+import {colon, fill, lang, t} from "../i18n.js";
 import {S, seatName, secondsLeft} from "../state.js";
 import {optionsForm, kept} from "./forms.js";
 import {rankingView, resultView} from "./result.js";
@@ -27,8 +27,9 @@ export function tableRegions() {
     {id: "actions-wrap", key: live, build: () => (v && st.you >= 0 ? actionsView(v) : null)},
     {id: "hand-wrap", key: live, build: () => (v && st.you >= 0 ? handView(v) : null)},
     {id: "tools-wrap", key: live, build: toolsView},
-    {id: "ranking-wrap", key: `${lang()}|${JSON.stringify(game && game.ranking)}`,
-      build: () => (game && game.ranking ? rankingView(game.ranking) : null)},
+    {id: "ranking-wrap", key: `${lang()}|${JSON.stringify(game && [game.ranking, game.outcome, game.cancelled])}`,
+      build: () => (game && game.cancelled ? h("section", {class: "panel", id: "cancelled"}, h("p", {}, t("gamecancelled")))
+        : game && game.ranking ? rankingView(game.ranking, game.outcome) : null)},
     {id: "sheet-wrap-region", key: `${lang()}|${JSON.stringify(game && game.sheet)}|${st.table.seats.map((s) => s.name)}`,
       build: () => (game && game.sheet.length ? sheetView(game) : null)},
     {id: "host-wrap", key: `${lang()}|${st.table.status}|${amHost()}|${JSON.stringify(st.table.options)}`, build: hostView},
@@ -56,8 +57,31 @@ function infoView() {
     info.append(h("span", {id: "invite"}, `${t("invite")}${colon()}`, h("input", {readonly: true, value: link, size: 24, id: "invite-link"}),
       h("button", {id: "copy-invite", "data-action": "copy-invite"}, t("copy"))));
   }
+  if (tb.options.competitive) {
+    info.append(h("span", {class: "badge competitive"}, t("competitive_short") +
+      (tb.options.stake ? ` · ${t("stake")}${colon()}${tb.options.stake}` : "")));
+    // two people at one address: said before the game starts, and during it
+    if (!st.counts && tb.seats.filter((s) => s.taken && !s.bot).length > 1)
+      info.append(h("span", {class: "warn", id: "nocount"}, t("nocount")));
+  }
   if (you < 0) info.append(h("span", {}, t("spectator")));
+  const vote = cancelVoteView();
+  if (vote) info.append(vote);
   return info;
+}
+
+// The friendly cancel vote: who proposed, who accepted, and for a seated person who has not
+// answered yet, the two buttons.
+function cancelVoteView() {
+  const st = S.state, c = st.cancel;
+  if (!c) return null;
+  const box = h("span", {id: "cancel-vote", class: "vote"},
+    `${fill("cancel_proposed", {name: seatName(c.proposer)})} (${c.accepted.length}/${c.voters.length}, `,
+    h("span", {id: "cancel-left"}, `${secondsLeft(c.time_left)}`), "s)");
+  if (c.voters.includes(st.you) && !c.accepted.includes(st.you))
+    box.append(" ", h("button", {class: "primary", id: "cancel-accept", "data-action": "cancel-vote", "data-accept": "1"}, t("accept")),
+      " ", h("button", {id: "cancel-refuse", "data-action": "cancel-vote", "data-accept": "0"}, t("refuse")));
+  return box;
 }
 
 function lastTrick(v) { return v && v.tricks.length ? v.tricks[v.tricks.length - 1] : null; }
@@ -204,6 +228,8 @@ function toolsView() {
     tools.append(h("button", {id: "last", "data-action": "show-last"}, t(on ? "current" : "last")));
   }
   tools.append(h("button", {id: "leave", "data-action": "leave"}, t("leave")));
+  if (st.table.status === "playing" && st.you >= 0 && !st.cancel)
+    tools.append(h("button", {id: "propose-cancel", "data-action": "propose-cancel"}, t("cancelgame")));
   if (st.table.status === "finished" && st.you >= 0 && !amHost())
     tools.append(h("button", {class: "primary", id: "rematch", "data-action": "new-game"}, t("rematch")));
   const wrap = h("div", {}, tools);

@@ -1,0 +1,281 @@
+"""``tarot ladder``: the bots rated on the site's ladder (openskill, Plackett–Luce, one rating per
+player count) from games they play among themselves, offline.
+
+Each game's seats are drawn at random from the listed bot kinds (a kind may hold several
+seats). The games run over worker processes with the arena's pool (``run_in_order``) and are
+rated in the order of their index, one transaction each, from the ratings the database holds:
+the same ``--seed`` gives the same ratings whatever ``--jobs``, and runs accumulate.
+
+A kind that holds several seats of a game: each seat is rated as a one-person team starting from
+the kind's rating, then the kind gets the mean of its seats' new mu and sigma, and one game.
+
+This module needs the server extra (SQLAlchemy, openskill): ``commands.py`` imports it inside
+the command only, so that the other commands never load the server.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import secrets
+import time
+from collections.abc import Mapping, Sequence
+from contextlib import closing
+from dataclasses import dataclass
+from functools import partial
+from statistics import fmean
+from typing import Any
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+from sqlalchemy import create_engine, select
+from sqlalchemy.engine import Connection, Engine
+
+from tarot.bots import BOT_NAMES, build_bot
+from tarot.bots.arena import derive_seed, run_in_order
+from tarot.engine import Game
+from tarot.server.players import bot_account, bot_identity, ratings_of, save_ratings
+from tarot.server.ratings import Rating, ranks, rate
+from tarot.server.schema import PlayerRow
+from tarot.server.store import default_url, migrate, normalize_url
+
+from .arena_report import _fail, _ProgressBar
+from .i18n import Lang, default_lang, text
+
+
+@dataclass(frozen=True)
+class LadderConfig:
+    """One run: ``games`` games of ``deals`` deals at ``players`` players among ``kinds``."""
+
+    players: int = 4
+    games: int = 100
+    deals: int = 4
+    kinds: tuple[str, ...] = BOT_NAMES
+    seed: int = 0
+    jobs: int = 1
+    think: float | None = None  # seconds per decision of the search bot; None: its default
+
+    def check(self) -> None:
+        """Raise ValueError with a one-line reason if the run cannot be played."""
+        if self.players not in (3, 4, 5):
+            raise ValueError(f"--players must be 3, 4 or 5, not {self.players}")
+        for name, value in (("games", self.games), ("deals", self.deals), ("jobs", self.jobs)):
+            if value < 1:
+                raise ValueError(f"--{name} must be at least 1, not {value}")
+        if self.think is not None and not (math.isfinite(self.think) and self.think > 0):
+            raise ValueError(f"--think must be a positive number of seconds, not {self.think}")
+        if not self.kinds:
+            raise ValueError("--bots names no bot")
+        for kind in self.kinds:
+            # Only the built-in bots: the ladder is the site's, and the site plays only those.
+            if kind not in BOT_NAMES:
+                raise ValueError(f"unknown bot {kind!r}: the ladder rates {', '.join(BOT_NAMES)}")
+
+
+def parse_kinds(spec: str) -> tuple[str, ...]:
+    """``"random, heuristic,random"`` -> ``("random", "heuristic")``: each kind once, in order."""
+    return tuple(dict.fromkeys(k.strip() for k in spec.split(",") if k.strip()))
+
+
+def identity(kind: str, think: float | None) -> tuple[str, str]:
+    """The account key and ladder name of ``kind``: a search bot's is that of its actual budget
+    (its own default when ``think`` is None), as the site names it."""
+    budget = getattr(build_bot(kind, 0, think), "think", think or 0.0)
+    return bot_identity(kind, budget)
+
+
+# --- one game (in a worker process) -------------------------------------------------------
+
+@dataclass(frozen=True)
+class GameOutcome:
+    """What the ratings need of a game: who sat where, and the final totals. Picklable."""
+
+    index: int
+    kinds: tuple[str, ...]  # per seat
+    totals: tuple[int, ...]  # per seat
+
+
+def seat_kinds(config: LadderConfig, index: int) -> tuple[str, ...]:
+    """Game ``index``'s seats, drawn from the kinds with repetition (from the seed alone)."""
+    draws = [derive_seed(config.seed, index, "ladder", "seat", s) for s in range(config.players)]
+    return tuple(config.kinds[d % len(config.kinds)] for d in draws)
+
+
+def play_game(config: LadderConfig, index: int) -> GameOutcome:
+    """Play game ``index``: everything (seats, cards, each bot's seed) derives from (seed, index)."""
+    n = config.players
+    kinds = seat_kinds(config, index)
+    bots = [build_bot(kind, derive_seed(config.seed, index, "ladder", "bot", s), config.think)
+            for s, kind in enumerate(kinds)]
+    deal_seed = derive_seed(config.seed, index, "ladder", "deals")
+    game = Game(n, config.deals, first_dealer=index % n, seed=deal_seed)
+    while game.deal is not None:  # the game deals again after an annulled deal, and moves the dealer
+        seat = game.deal.turn
+        assert seat is not None
+        game.apply(bots[seat].act(game.view(seat)))
+    return GameOutcome(index, kinds, tuple(game.totals))
+
+
+# --- the ratings ------------------------------------------------------------------------
+
+def rate_game(current: Mapping[str, Rating], seats: Sequence[str],
+              totals: Sequence[int]) -> dict[str, Rating]:
+    """The new ratings of the players of one game, ``seats[i]`` the player at seat i.
+
+    A player holding several seats: each seat is rated as a one-person team starting from the
+    player's rating (openskill rates seats, not players), then the player gets the mean of its
+    seats' new mu and sigma, and one game more (one game played, however many seats).
+    """
+    after = rate([current[p] for p in seats], ranks(list(totals)))
+    new: dict[str, Rating] = {}
+    for player in dict.fromkeys(seats):
+        mine = [r for p, r in zip(seats, after, strict=True) if p == player]
+        mu, sigma = fmean(r.mu for r in mine), fmean(r.sigma for r in mine)
+        new[player] = Rating(mu, sigma, current[player].games + 1)
+    return new
+
+
+def record_game(engine: Engine, pids: Mapping[str, str], players: int, outcome: GameOutcome) -> None:
+    """Rate one game in its own transaction, from what the database holds now (so a run that is
+    stopped keeps the games rated so far, and the site's own games are not overwritten)."""
+    seats = [pids[kind] for kind in outcome.kinds]
+    with engine.begin() as conn:
+        ids = list(dict.fromkeys(seats))
+        current = dict(zip(ids, ratings_of(conn, ids, players), strict=True))
+        new = rate_game(current, seats, outcome.totals)
+        save_ratings(conn, list(new), players, list(new.values()))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the ladder."""
+
+    rank: int
+    key: str  # the bot's account key (``bot_identity``): heuristic, search-0.5 …
+    name: str
+    rating: Rating
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "bot": self.key, "name": self.name, **self.rating.to_dict()}
+
+
+def standings(conn: Connection, players: int) -> list[Standing]:
+    """Every bot rated at ``players`` players (this run's and earlier ones'), best ordinal first."""
+    bots = conn.execute(select(PlayerRow.id, PlayerRow.bot, PlayerRow.name)
+                        .where(PlayerRow.bot.is_not(None))).all()
+    ratings = ratings_of(conn, [b.id for b in bots], players)
+    rated = sorted(((r, b) for b, r in zip(bots, ratings, strict=True) if r.games > 0),
+                   key=lambda rb: (-rb[0].ordinal, rb[1].name))
+    return [Standing(i + 1, str(b.bot), b.name, r) for i, (r, b) in enumerate(rated)]
+
+
+# --- the command --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LadderRun:
+    """A finished run, for printing."""
+
+    config: LadderConfig
+    database: str  # the URL without user and password
+    seconds: float
+    ladder: list[Standing]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        c = self.config
+        return {"players": c.players, "games": c.games, "deals": c.deals, "bots": list(c.kinds),
+                "seed": c.seed, "jobs": c.jobs, "think": c.think, "database": self.database,
+                "seconds": round(self.seconds, 3), "ladder": [s.to_dict() for s in self.ladder]}
+
+
+def _figure(value: float, lang: Lang) -> str:
+    out = f"{value:.2f}"
+    return out.replace(".", ",") if lang is Lang.FR else out
+
+
+def ladder_table(run: LadderRun, lang: Lang) -> Table:
+    """rank, bot, mu, sigma, ordinal, games; the same figures as the JSON, to two decimals."""
+    table = Table(box=box.SIMPLE_HEAVY)
+    table.add_column(text(lang, "ladder_rank"), justify="right")
+    table.add_column(text(lang, "ladder_bot"))
+    for name in ("μ", "σ", text(lang, "ladder_ordinal"), text(lang, "ladder_games")):
+        table.add_column(name, justify="right")
+    for s in run.ladder:
+        r = s.rating
+        figures = [_figure(x, lang) for x in (r.mu, r.sigma, r.ordinal)]
+        table.add_row(str(s.rank), s.name, *figures, str(r.games))
+    return table
+
+
+def print_ladder(console: Console, run: LadderRun, lang: Lang) -> None:
+    """The run's line (in full, not wrapped to the table's width), the table, where and how long."""
+    c = run.config
+    title = text(lang, "ladder_title", players=c.players, games=c.games, deals=c.deals, seed=c.seed)
+    console.print(Text(title, style="bold"), soft_wrap=True)
+    console.print(ladder_table(run, lang))
+    console.print(Text(text(lang, "ladder_caption", db=run.database, seconds=run.seconds, jobs=c.jobs),
+                       style="dim"), soft_wrap=True)
+
+
+def _open(url: str, config: LadderConfig) -> tuple[Engine, dict[str, str]]:
+    """The migrated database and each kind's account id; a bad URL or an unreachable database is
+    one line on stderr."""
+    try:
+        migrate(url)
+        engine = create_engine(normalize_url(url))
+        with engine.begin() as conn:
+            pids = {kind: bot_account(conn, *identity(kind, config.think)) for kind in config.kinds}
+    except Exception as exc:
+        if os.environ.get("TAROT_DEBUG"):
+            raise
+        raise _fail(f"cannot open the database {url.split('@')[-1]}: {exc}".splitlines()[0]) from None
+    engine.dispose()  # no connection held open while the games play (nor across the workers' fork)
+    return engine, pids
+
+
+def _play_and_rate(engine: Engine, pids: Mapping[str, str], config: LadderConfig) -> None:
+    """Play the games over the workers and rate each as soon as it and those before it are done."""
+    stderr = Console(stderr=True)
+    bar = _ProgressBar(stderr, "games") if stderr.is_terminal else None
+    rated = 0
+    try:
+        with closing(run_in_order(partial(play_game, config), config.games, config.jobs, bar)) as outcomes:
+            for outcome in outcomes:
+                record_game(engine, pids, config.players, outcome)
+                rated += 1
+    except KeyboardInterrupt:
+        raise _fail(f"interrupted ({rated} games rated and kept)", 130) from None
+    except Exception as exc:
+        if os.environ.get("TAROT_DEBUG"):
+            raise
+        raise _fail(f"internal error: {type(exc).__name__}: {exc} ({rated} games rated and kept)") from None
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def ladder_command(*, players: int, games: int, deals: int, bots: str, seed: int | None, jobs: int,
+                   think: float | None, db: str | None, as_json: bool, lang: Lang | None) -> None:
+    """``tarot ladder``: check, open the database, play and rate, print the ladder."""
+    config = LadderConfig(players=players, games=games, deals=deals, kinds=parse_kinds(bots),
+                          seed=secrets.randbits(32) if seed is None else seed, jobs=jobs, think=think)
+    try:
+        config.check()
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    url = db or default_url()
+    start = time.perf_counter()
+    engine, pids = _open(url, config)
+    try:
+        _play_and_rate(engine, pids, config)
+        with engine.connect() as conn:
+            ladder = standings(conn, config.players)
+    finally:
+        engine.dispose()
+    run = LadderRun(config, url.split("@")[-1], time.perf_counter() - start, ladder)
+    if as_json:
+        print(json.dumps(run.to_json_dict(), ensure_ascii=False), flush=True)
+    else:  # never empty: every kind of this run has played
+        print_ladder(Console(highlight=False), run, lang or default_lang())
