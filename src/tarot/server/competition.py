@@ -109,10 +109,13 @@ def xp_awards(ranking: list[int], persons: list[bool], left: set[int], deals: in
     return [0 if not persons[s] or s in left else won if ranking[s] == 1 else 5 for s in range(n)]
 
 
-def finish(conn: Connection, gid: int, deals: int, totals: list[int],
-           last: dict[str, Any] | None) -> list[dict[str, Any]]:
+def finish(conn: Connection, gid: int, deals: int, totals: list[int], last: dict[str, Any] | None,
+           gone: tuple[int, ...] = ()) -> list[dict[str, Any]]:
     """A competitive game's end: ranks, ratings, pot and XP (if it counts); each seat's outcome
-    (``rank``, ``chips``, ``xp``, ``ordinal_before``, ``ordinal_after``)."""
+    (``rank``, ``chips``, ``xp``, ``ordinal_before``, ``ordinal_after``). ``gone``: the seats of
+    people who went away and had not come back at the end (left, as if they had said so)."""
+    for seat in gone:
+        mark_left(conn, gid, seat)
     game = conn.execute(select(GameRow.counted, GameRow.stake, GameRow.players)
                         .where(GameRow.id == gid)).one()
     entries = _entries(conn, gid)

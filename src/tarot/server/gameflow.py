@@ -210,7 +210,12 @@ class GameFlow:
         jobs: list[Job] = [(store.finish_game, (game.db_id, list(game.totals))),
                            (store.set_table_status, (t.id, "finished", t.version))]
         if game.competitive:
-            jobs.append((competition.finish, (game.db_id, game.deals, list(game.totals), last)))
+            # who went away and was still away at the end, past the grace (a bot played for them)
+            # did not come back before the game's end: ranked last, as who left
+            now, grace = time.monotonic(), t.services.settings.grace
+            gone = tuple(i for i, s in enumerate(t.seats)
+                         if s.person and s.away_since is not None and now - s.away_since >= grace)
+            jobs.append((competition.finish, (game.db_id, game.deals, list(game.totals), last, gone)))
         return jobs
 
     def _game_ended(self, game: ServerGame, outcome: list[dict[str, Any]] | None) -> None:
