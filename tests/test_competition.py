@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, select
 
 from server_harness import Player, create_table, db_url, drive, make_client
 from tarot.server import cancelvote, competition, players
+from tarot.server.ratings import new_rating, rate
 from tarot.server.schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow
 from tarot.server.store import normalize_url
 
@@ -102,6 +103,10 @@ def test_a_competitive_game_moves_ratings_chips_and_xp_once(kind: str, tmp_path:
             assert outcome[s]["rank"] == 1 + sum(t > totals[s] for t in totals)
         heuristic = profile(client, "Heuristic")
         assert heuristic["bot"] is True and heuristic["ratings"]["4"]["games"] == 1
+        # the kind at seats 2 and 3 is one player: the mean of its two seats' new ratings
+        seats = rate([new_rating()] * 4, [outcome[s]["rank"] for s in range(4)])
+        assert heuristic["ratings"]["4"]["mu"] == round((seats[2].mu + seats[3].mu) / 2, 3)
+        assert profile(client, "Alice")["ratings"]["4"]["mu"] == round(seats[0].mu, 3)
         board = client.get("/api/leaderboard?players=4").json()
         assert {r["name"] for r in board["ranking"]} == {"Alice", "Bob", "Heuristic"}
         assert [r["rank"] for r in board["ranking"]] == [1, 2, 3]

@@ -24,7 +24,6 @@ from collections.abc import Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
-from statistics import fmean
 from typing import Any
 
 from rich import box
@@ -38,7 +37,7 @@ from tarot.bots import BOT_NAMES, build_bot
 from tarot.bots.arena import derive_seed, run_in_order
 from tarot.engine import Game
 from tarot.server.players import bot_account, bot_identity, ratings_of, save_ratings
-from tarot.server.ratings import Rating, ranks, rate
+from tarot.server.ratings import Rating, ranks, rate_seats
 from tarot.server.schema import PlayerRow
 from tarot.server.store import default_url, migrate, normalize_url
 
@@ -123,19 +122,10 @@ def play_game(config: LadderConfig, index: int) -> GameOutcome:
 
 def rate_game(current: Mapping[str, Rating], seats: Sequence[str],
               totals: Sequence[int]) -> dict[str, Rating]:
-    """The new ratings of the players of one game, ``seats[i]`` the player at seat i.
-
-    A player holding several seats: each seat is rated as a one-person team starting from the
-    player's rating (openskill rates seats, not players), then the player gets the mean of its
-    seats' new mu and sigma, and one game more (one game played, however many seats).
-    """
-    after = rate([current[p] for p in seats], ranks(list(totals)))
-    new: dict[str, Rating] = {}
-    for player in dict.fromkeys(seats):
-        mine = [r for p, r in zip(seats, after, strict=True) if p == player]
-        mu, sigma = fmean(r.mu for r in mine), fmean(r.sigma for r in mine)
-        new[player] = Rating(mu, sigma, current[player].games + 1)
-    return new
+    """The new ratings of the players of one game, ``seats[i]`` the player at seat i, ranked by
+    the totals (``ratings.rate_seats``: a player holding several seats gets the mean of its
+    seats' new mu and sigma, and one game more)."""
+    return rate_seats(current, seats, ranks(list(totals)))
 
 
 def record_game(engine: Engine, pids: Mapping[str, str], players: int, outcome: GameOutcome) -> None:

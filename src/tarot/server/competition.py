@@ -15,7 +15,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
 from . import players
-from .ratings import ranks, rate
+from .ratings import ranks, rate_seats
 from .schema import GamePlayerRow, GameRow
 
 if TYPE_CHECKING:
@@ -127,9 +127,11 @@ def finish(conn: Connection, gid: int, deals: int, totals: list[int], last: dict
     if game.counted:
         pids = [e.player_id for e in entries]
         persons = [_person(conn, pid) for pid in pids]
-        before = players.ratings_of(conn, pids, game.players)
-        after = rate(before, ranking)
-        players.save_ratings(conn, pids, game.players, after)
+        ids = list(dict.fromkeys(pids))  # (a bot kind may hold several seats)
+        current = dict(zip(ids, players.ratings_of(conn, ids, game.players), strict=True))
+        new = rate_seats(current, pids, ranking)
+        players.save_ratings(conn, list(new), game.players, list(new.values()))
+        before, after = [current[p] for p in pids], [new[p] for p in pids]
         stakes = [game.stake if p else 0 for p in persons]
         shares = pot_shares(stakes, ranking, persons, left, last if deals == 1 else None)
         xp = xp_awards(ranking, persons, left, deals)

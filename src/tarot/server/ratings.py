@@ -4,7 +4,9 @@ shared; who left before the end ranked last)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from statistics import fmean
 from typing import Any
 
 from openskill.models import PlackettLuce
@@ -56,3 +58,20 @@ def rate(before: list[Rating], ranking: list[int]) -> list[Rating]:
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
     after = MODEL.rate(teams, ranks=[float(r) for r in ranking])
     return [Rating(t[0].mu, t[0].sigma, r.games + 1) for t, r in zip(after, before, strict=True)]
+
+
+def rate_seats(current: Mapping[str, Rating], seats: Sequence[str],
+               ranking: Sequence[int]) -> dict[str, Rating]:
+    """The new ratings of the players of one game, ``seats[i]`` the player at seat i (ranked
+    ``ranking[i]``).
+
+    A player holding several seats (a bot kind seated twice): each seat is rated as a one-person
+    team starting from the player's rating (openskill rates seats, not players), then the player
+    gets the mean of its seats' new mu and sigma, and one game more."""
+    after = rate([current[p] for p in seats], list(ranking))
+    new: dict[str, Rating] = {}
+    for player in dict.fromkeys(seats):
+        mine = [r for p, r in zip(seats, after, strict=True) if p == player]
+        mu, sigma = fmean(r.mu for r in mine), fmean(r.sigma for r in mine)
+        new[player] = Rating(mu, sigma, current[player].games + 1)
+    return new

@@ -1,6 +1,6 @@
 // A deal's result (over the felt between deals, or reopened later) and the final ranking.
 import {h} from "../dom.js";
-import {colon, oudlersText, signed, t} from "../i18n.js";
+import {colon, lang, oudlersText, signed, t} from "../i18n.js";
 import {S, seatName} from "../state.js";
 
 export function resultView(r, extra = null) {
@@ -43,7 +43,8 @@ export function rankingView(ranking, outcome = null) {
     const o = out.get(r.seat);
     if (!o) return "";
     const parts = [];
-    if (o.ordinal_after != null) parts.push(`${t("rating")} ${o.ordinal_before.toFixed(1)} → ${o.ordinal_after.toFixed(1)}`);
+    const one = (x) => x.toLocaleString(lang(), {minimumFractionDigits: 1, maximumFractionDigits: 1});
+    if (o.ordinal_after != null) parts.push(`${t("rating")} ${one(o.ordinal_before)} → ${one(o.ordinal_after)}`);
     if (o.chips) parts.push(`${signed(o.chips)} ${t("chips")}`);
     if (o.xp) parts.push(`+${o.xp} XP`);
     if (o.left) parts.push(t("leftgame"));
