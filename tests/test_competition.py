@@ -278,3 +278,19 @@ def test_a_leaver_gets_no_stake_back_when_the_game_is_cancelled(tmp_path: Path) 
         alice.until(lambda s: s["table"]["status"] == "finished")
         assert [profile(client, n)["chips"] for n in ("Alice", "Bob", "Carol")] == [1000, 1000, 900]
     balances_match_ledger(url)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_practice_game_keeps_who_played_and_counts_for_nothing(kind: str, tmp_path: Path) -> None:
+    url = db_url(kind, tmp_path)
+    with make_client(url) as client:
+        guest = Player(client, "Guest")
+        create_table(guest, players=3, deals=1)
+        seat_bots(guest, range(1, 3))
+        drive([guest])
+        assert "outcome" not in game_end(guest)
+    entries = rows(url, select(GamePlayerRow.seat, GamePlayerRow.player_id, GamePlayerRow.rank)
+                   .order_by(GamePlayerRow.seat))
+    assert entries == [(0, guest.id, None), (1, "bot-heuristic", None), (2, "bot-heuristic", None)]
+    assert rows(url, select(GameRow.competitive, GameRow.counted)) == [(False, False)]
+    assert rows(url, select(LedgerRow.id)) == []

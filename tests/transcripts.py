@@ -38,6 +38,8 @@ async def _play(players: int, where: Path) -> dict[str, list[Any]]:
     hub = Hub(store, Settings(bot_delay=0.0, trick_pause=0.0), chance=random.Random(players))
     seats = [QuietTab(f"P{i}") for i in range(players)]
     spectator = QuietTab("S")
+    for tab in [*seats, spectator]:  # (as their hello would have: a game's players are in its history)
+        await store.write(store.save_player, tab.player_id, f"token-{tab.name}", tab.name)
     table = await hub.create(seats[0], p.TableOptions(players=players, deals=DEALS))  # type: ignore[arg-type]
     for tab in [*seats, spectator]:
         await table.deliver(tab, p.Join(type="join", table=table.id))  # type: ignore[arg-type]

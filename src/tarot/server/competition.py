@@ -26,7 +26,7 @@ BANK_PERCENT = 25  # the bank keeps this share of a pot
 
 @dataclass(frozen=True)
 class Entrant:
-    """A seat at a competitive game's start: a person's account, or a bot (kind and name on the
+    """A seat at a game's start: a person's account, or a bot (kind and name on the
     ladder, ``players.bot_identity``)."""
 
     player_id: str | None
@@ -40,13 +40,21 @@ def begin(conn: Connection, store: Store, table: tuple[Any, ...], game: tuple[An
     gid, did = store.begin_games(conn, [(table, game, deal)])[0]
     conn.execute(update(GameRow).where(GameRow.id == gid)
                  .values(competitive=True, counted=counted, stake=stake))
+    for seat, pid in enumerate(enter(conn, gid, entrants)):
+        if counted and entrants[seat].bot is None:
+            players.take_stake(conn, pid, gid, stake)
+    return gid, did
+
+
+def enter(conn: Connection, gid: int, entrants: list[Entrant]) -> list[str]:
+    """Who plays game ``gid`` at each seat (every game's: its players' history); their ids."""
+    pids = []
     for seat, e in enumerate(entrants):
         pid = e.player_id if e.bot is None else players.bot_account(conn, *e.bot)
         assert pid is not None
         conn.execute(insert(GamePlayerRow).values(game_id=gid, seat=seat, player_id=pid, left=False))
-        if counted and e.bot is None:
-            players.take_stake(conn, pid, gid, stake)
-    return gid, did
+        pids.append(pid)
+    return pids
 
 
 def mark_left(conn: Connection, gid: int, seat: int) -> None:

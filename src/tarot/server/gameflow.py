@@ -5,6 +5,7 @@ state stays on ``Table``; ``Table._handle`` brings the players' moves here."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import time
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from .seats import Client
 if TYPE_CHECKING:
     from .store import Job
     from .table import Table
+
+log = logging.getLogger("tarot.server")
 
 
 @dataclass
@@ -59,6 +62,13 @@ class GameFlow:
                 (info.number, info.dealer, info.seed, info.salt, info.commitment))
         if not t.options.competitive:
             game.db_id, info.db_id = await store.write(store.begin_game, *rows)
+            # who plays it (the players' history), in a write of its own: a practice game's
+            # start keeps its place in the grouped writes of many tables starting together.
+            # The game is under way: a history that cannot be written does not stop it.
+            try:
+                await store.write(competition.enter, game.db_id, self._entrants())
+            except Exception:
+                log.exception("table %s: who plays game %s not stored", t.id, game.db_id)
         else:
             game.competitive = True
             try:
