@@ -95,7 +95,9 @@ def test_a_competitive_game_to_its_end_moves_rating_chips_and_xp(site: Site, bro
     after = profile(page, "Dominique")
     assert after["games"] == 1 and after["ratings"]["4"]["games"] == 1
     assert after["xp"] in (5, 40)  # a loser's 5, or the winner's 10 × 4 players
-    assert after["chips"] in (900, 1000 - 100 + 300)  # lost the stake, or won the pot less 25%
+    # a game of one deal: the taker who made it takes every stake (here its own: bots stake
+    # nothing), a defence that won gets its stakes back; else the stake is lost
+    assert after["chips"] in (900, 1000)
     # the profile page says the same
     page.click("#me-link")
     shown(page, "#profile-name", "Dominique")
