@@ -16,6 +16,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import IntegrityError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import api, players
@@ -57,6 +58,14 @@ async def _handle(conn: Connection, text: str) -> None:
     elif isinstance(msg, p.Lobby):
         hub.lobby.add(conn)
         conn.send(hub.lobby_state())
+        conn.send(hub.lobby_room.log_for(conn, True))
+    elif isinstance(msg, p.Chat) and msg.where == "lobby":
+        if conn not in hub.lobby:
+            conn.send(p.error("subscribe to the lobby first", "not_in_lobby"))
+            return
+        await hub.lobby_room.post(conn, msg, -1, "all", None, [(c, True) for c in hub.lobby])
+    elif isinstance(msg, p.Mute):
+        await _mute(conn, msg)
     elif isinstance(msg, p.CreateTable):
         refused = hub.refuse_create(conn.player_id, conn.ws.address) or await refuse_competitor(
             hub.services, msg.options, conn)
@@ -96,6 +105,7 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
         conn.send(p.welcome(account.id, account.name, None, account=True))
     else:
         await _hello_guest(conn, msg)
+    await hub.chat.mutes.load(conn.player_id)
     wait = hub.flood.refused(conn.player_id, conn.ws.address)  # a player cut off does not come back at once
     if wait:
         _cut_off(conn, wait)
@@ -113,6 +123,18 @@ async def _hello_guest(conn: Connection, msg: p.Hello) -> None:
         await store.write(store.save_player, pid, token, name)
     conn.player_id, conn.name, conn.account = pid, name, False
     conn.send(p.welcome(pid, name, token))
+
+
+async def _mute(conn: Connection, msg: p.Mute) -> None:
+    if msg.player == conn.player_id:
+        conn.send(p.error("you cannot mute yourself", "bad_request"))
+        return
+    try:
+        await conn.hub.chat.mutes.set(conn.player_id, msg.player, msg.mute)
+    except IntegrityError:  # (the muted player must exist)
+        conn.send(p.error(f"no player {msg.player}", "no_player"))
+        return
+    conn.send(p.muted(msg.player, msg.mute))
 
 
 def _cut_off(conn: Connection, wait: float) -> None:

@@ -16,6 +16,7 @@ from tarot.engine import Deal, action_from_dict
 from . import protocol as p
 from .accounts import Accounts
 from .botpool import BotPool
+from .chat import ChatServices, Room
 from .game import DealInfo, ServerGame
 from .limits import FloodLimits, TableQuota
 from .seats import Client, Seat
@@ -38,8 +39,10 @@ class Hub:
         self.store = store
         self.accounts = Accounts(store)
         self.settings = settings or Settings()
+        self.chat = ChatServices(store)
+        self.lobby_room = Room(self.chat, "lobby")
         self.services = TableServices(self.settings, store, SlowLane(), chance or secrets.SystemRandom(),
-                                      self.lobby_changed, BotPool(self.settings.search_workers))
+                                      self.lobby_changed, BotPool(self.settings.search_workers), self.chat)
         self.tables: dict[str, Table] = {}
         self.lobby: set[Client] = set()
         self._lobby_pending = False

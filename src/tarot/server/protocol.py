@@ -9,6 +9,7 @@ checks a message against them (the tests check every golden transcript), and
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal, get_args
 
 import orjson
@@ -36,6 +37,8 @@ class TableOptions(_Msg):
     # practice table's count for nothing. The stake: chips per game and per person.
     competitive: bool = False
     stake: int = Field(default=0, ge=0, le=100_000)
+    # the host may keep the spectators' chat among spectators (the players do not see it)
+    spectator_chat: Literal["all", "spectators"] = "all"
 
     @model_validator(mode="after")
     def _stake_if_competitive(self) -> TableOptions:
@@ -140,13 +143,60 @@ class CancelVote(_Msg):
     accept: bool
 
 
+CHAT_MAX = 300  # characters of a chat message
+PHRASES = ("hello", "well_played", "thanks", "good_game", "sorry", "bye")  # quick phrases, by code
+
+
+class Chat(_Msg):
+    """A chat message: at the table one watches (``table``) or in the lobby (``lobby``); plain
+    text, or a quick phrase's code (each reader sees it in its own language)."""
+
+    type: Literal["chat"]
+    where: Literal["table", "lobby"] = "table"
+    text: str | None = Field(default=None, max_length=CHAT_MAX)
+    phrase: Literal["hello", "well_played", "thanks", "good_game", "sorry", "bye"] | None = None
+
+    @field_validator("text")
+    @classmethod
+    def _plain(cls, v: str | None) -> str | None:
+        if v is None:
+            return None
+        # plain text on one line: control characters (line breaks included) become spaces
+        v = " ".join("".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in v).split())
+        if not v:
+            raise ValueError("a chat message cannot be empty")
+        return v
+
+    @model_validator(mode="after")
+    def _one(self) -> Chat:
+        if (self.text is None) == (self.phrase is None):
+            raise ValueError("a chat message has a text or a phrase")
+        return self
+
+
+class Mute(_Msg):
+    """Stop (or start again) receiving another player's chat messages."""
+
+    type: Literal["mute"]
+    player: str = Field(max_length=32)
+    mute: bool = True
+
+
+class RemoveSpectator(_Msg):
+    """The host sends a spectator away from the table (it may not come back to it)."""
+
+    type: Literal["remove_spectator"]
+    player: str = Field(max_length=32)
+
+
 ClientMessage = Annotated[
     Hello | Lobby | CreateTable | Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | NextDeal
-    | Act | Ping | CancelGame | CancelVote,
+    | Act | Ping | CancelGame | CancelVote | Chat | Mute | RemoveSpectator,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "lobby", "create_table", "join", "sit", "leave", "add_bot", "remove_bot",
-                "set_options", "new_game", "next_deal", "act", "ping", "cancel_game", "cancel_vote")
+                "set_options", "new_game", "next_deal", "act", "ping", "cancel_game", "cancel_vote", "chat",
+                "mute", "remove_spectator")
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -338,12 +388,64 @@ def pong(table: str | None = None, version: int | None = None) -> dict[str, Any]
     return {"type": "pong"} if table is None else {"type": "pong", "table": table, "version": version}
 
 
+class ChatFrom(_Out):
+    id: str
+    name: str
+    seat: int  # -1: a spectator (or the lobby)
+
+
+class ChatLine(_Out):
+    id: int
+    where: Literal["table", "lobby"]
+    table: str | None
+    sender: ChatFrom = Field(alias="from")
+    text: str | None
+    phrase: str | None
+    audience: Literal["all", "spectators"]
+    at: float
+
+
+class ChatMessage(_Out):
+    type: Literal["chat"]
+    message: ChatLine
+
+
+class ChatLog(_Out):
+    """The recent messages one may see, on joining a table or the lobby."""
+
+    type: Literal["chat_log"]
+    where: Literal["table", "lobby"]
+    table: str | None
+    messages: list[ChatLine]
+
+
+class Muted(_Out):
+    """The answer to ``mute``."""
+
+    type: Literal["muted"]
+    player: str
+    mute: bool
+
+
+def muted(player: str, mute: bool) -> dict[str, Any]:
+    return {"type": "muted", "player": player, "mute": mute}
+
+
+def chat(line: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "chat", "message": line}
+
+
+def chat_log(where: str, table: str | None, lines: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "chat_log", "where": where, "table": table, "messages": lines}
+
+
 ServerMessage = Annotated[
-    Welcome | LobbyList | LobbyUpdate | Created | Invite | Snapshot | TableEvent | Missed | Error | Pong,
+    Welcome | LobbyList | LobbyUpdate | Created | Invite | Snapshot | TableEvent | Missed | Error | Pong
+    | ChatMessage | ChatLog | Muted,
     Field(discriminator="type"),
 ]
 SERVER_TYPES = ("welcome", "lobby", "lobby_update", "created", "invite", "snapshot", "event", "missed",
-                "error", "pong")
+                "error", "pong", "chat", "chat_log", "muted")
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 

@@ -140,3 +140,27 @@ class ActionRow(Base):
     created: Mapped[float]
 
 
+
+
+class ChatRow(Base):
+    """A chat message, kept with its table and game (``table_id`` None: the lobby's)."""
+
+    __tablename__ = "chat"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str | None] = mapped_column(String(32), index=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    name: Mapped[str] = mapped_column(String(40))
+    seat: Mapped[int]
+    audience: Mapped[str] = mapped_column(String(16))  # all, spectators
+    text: Mapped[str | None] = mapped_column(String(400))
+    phrase: Mapped[str | None] = mapped_column(String(32))
+    created: Mapped[float]
+
+
+class MuteRow(Base):
+    """``player_id`` no longer receives ``muted_id``'s chat messages."""
+
+    __tablename__ = "mutes"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    muted_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)

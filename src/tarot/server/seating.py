@@ -47,6 +47,9 @@ class Seating:
     def join(self, client: Client, msg: p.Join) -> None:
         t = self.table
         seat = t.seat_of(client)
+        if client.player_id in t.removed and seat is None:
+            client.send(p.error("the host sent you away from this table", "removed", table=t.id))
+            return
         if t.invite is not None and msg.invite == t.invite:
             t.invited.add(client.player_id)
         if seat is None and client.player_id != t.host and not t.options.spectators and (
@@ -72,6 +75,7 @@ class Seating:
             if missed is not None:
                 client.send(p.missed(t.id, since, missed))
         client.send(p.snapshot(t.id, t.version, t.render.state(seat)))
+        client.send(t.chat.log_for(client, seat < 0))
 
     async def gone(self, client: Client) -> None:
         """A connection closed: its seat, if it had one, is away (the grace period starts)."""
@@ -109,6 +113,21 @@ class Seating:
             t.watchers.discard(client)
             client.send(p.error("the game has started, and this table does not allow spectators",
                                 "no_spectators", table=t.id))
+
+    def remove_spectator(self, client: Client, player: str) -> None:
+        """The host sends a spectator away: it leaves the table and may not come back to watch."""
+        t = self.table
+        if client.player_id != t.host:
+            client.send(p.error("only the host may do this", "not_host"))
+            return
+        gone = [c for c in t.watchers if c.player_id == player and t.seat_of(c) is None]
+        if not gone:
+            client.send(p.error("no such spectator at this table", "no_spectator"))
+            return
+        t.removed.add(player)
+        for c in gone:
+            t.watchers.discard(c)
+            c.send(p.error("the host sent you away from this table", "removed", table=t.id))
 
     # --- seats -----------------------------------------------------------------------
 

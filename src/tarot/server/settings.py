@@ -12,6 +12,7 @@ from .botpool import BotPool
 from .slowlane import SlowLane
 
 if TYPE_CHECKING:
+    from .chat import ChatServices
     from .store import Store
 
 
@@ -45,6 +46,7 @@ class TableServices:
     chance: random.Random
     lobby_changed: Callable[[str], None]  # this table's summary may have changed
     bot_pool: BotPool  # where search bots think, shared by every table
+    chat: ChatServices  # mutes and chat limits, shared by every room
 
     def seed_and_salt(self) -> tuple[str, str]:
         """A deal's seed and its commitment's salt (128 bits each)."""

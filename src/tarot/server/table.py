@@ -27,6 +27,7 @@ from tarot.engine import Deal
 from . import protocol as p
 from .autoplay import Auto, Autoplay
 from .cancelvote import CancelVoting
+from .chat import Room
 from .eventlog import EventLog
 from .game import ServerGame
 from .gameflow import GameFlow, Intermission
@@ -62,7 +63,8 @@ class Resume:
 
 
 TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
-                | p.Act | p.Ping | p.CancelGame | p.CancelVote | Gone | Arm | Resume | Auto)
+                | p.Act | p.Ping | p.CancelGame | p.CancelVote | p.Chat | p.RemoveSpectator | Gone | Arm
+                | Resume | Auto)
 
 
 class Table:
@@ -93,6 +95,8 @@ class Table:
         self.seating = Seating(self)
         self.flow = GameFlow(self)
         self.voting = CancelVoting(self)
+        self.chat = Room(services.chat, "table", tid)
+        self.removed: set[str] = set()  # spectators the host sent away (``Seating.remove_spectator``)
 
     # --- public entry points (called from connections) ---------------------------------
 
@@ -224,6 +228,10 @@ class Table:
                 await self.voting.propose(client)
             case p.CancelVote():
                 await self.voting.answer(client, message.accept)
+            case p.Chat():
+                await self._chat(client, message)
+            case p.RemoveSpectator():
+                self.seating.remove_spectator(client, message.player)
             case p.Ping():
                 client.send(p.pong(self.id, self.version))
             case _:
@@ -234,6 +242,17 @@ class Table:
         if self.status != "playing" or self.game is None or self.game.current is None:
             return None
         return self.game.current.deal
+
+    async def _chat(self, client: Client, msg: p.Chat) -> None:
+        """A message from a seated player or a spectator, to those who may see it."""
+        if client not in self.watchers:
+            client.send(p.error("join the table first", "not_joined"))
+            return
+        seat = self.seat_for(client)
+        audience = "spectators" if seat < 0 and self.options.spectator_chat == "spectators" else "all"
+        game = self.game.db_id if self.game is not None else None
+        readers = [(c, self.seat_of(c) is None) for c in self.watchers]
+        await self.chat.post(client, msg, seat, audience, game, readers)
 
     # --- who sits where --------------------------------------------------------------
 
