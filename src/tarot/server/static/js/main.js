@@ -11,6 +11,7 @@ import {LOBBY_PAGE, S, seatName, secondsLeft} from "./state.js";
 import {kept, nameForm} from "./views/forms.js";
 import {accountHeader, initAccounts, pageView, routePage, signInOffer} from "./views/account.js";
 import {helpSheet} from "./views/help.js";
+import {chatActions, chatHandlers} from "./views/chat.js";
 import {lobbyView} from "./views/lobby.js";
 import {tableRegions, timerText} from "./views/table.js";
 
@@ -53,6 +54,9 @@ const handlers = {
     if (JOIN_REFUSED.has(m.code)) location.hash = "#/";  // the lobby, not a blank page
   },
 };
+
+// the chat's messages (views/chat.js): kept, then the page redrawn
+for (const [type, handle] of Object.entries(chatHandlers)) handlers[type] = (m) => { handle(m); render(); };
 
 // A move the rules refuse, said in the player's language from its reason's code (``why``) and
 // particulars (card and suit codes), with the rule it cites.
@@ -252,6 +256,7 @@ soundButton();
 // Signed in or out: the websocket again, so that its hello carries the session cookie (or none).
 function reconnect() { const old = S.ws; connect(handlers); if (old) old.close(); }
 Object.assign(ACTIONS, initAccounts({render, reconnect}));
+Object.assign(ACTIONS, chatActions);
 
 // The clocks tick by changing their text only (a redraw each second would lose clicks).
 setInterval(() => {

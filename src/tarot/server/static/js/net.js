@@ -12,7 +12,7 @@ function online(up) {
   el.hidden = up;
 }
 
-// handlers: {welcome, lobby, lobby_update, created, invite, snapshot, event, missed, error, pong}
+// handlers: {welcome, lobby, lobby_update, created, invite, snapshot, event, missed, error, pong, chat, chat_log, muted}
 export function connect(handlers) {
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
   S.ws = ws;
@@ -28,7 +28,7 @@ export function connect(handlers) {
 function dispatch(handlers, m) {
   switch (m.type) {
     case "welcome": case "lobby": case "lobby_update": case "created": case "invite": case "snapshot": case "event":
-    case "error":
+    case "error": case "chat": case "chat_log": case "muted":
       handlers[m.type](m);
       break;
     case "missed": case "pong":  // the snapshot after ``missed`` holds it all; pongs need nothing

@@ -39,13 +39,16 @@ export function optionsForm(opts, label, type) {
       disabled: !account, onchange: (e) => { stake.disabled = !e.target.checked; }}),
     account ? null : h("small", {class: "hint"}, " " + t("competitive_signin"))),
     h("label", {}, t("stake")), stake,
+    h("label", {for: "spectator-chat-" + type}, t("spectator_chat")),
+    h("input", {name: "spectator_chat", id: "spectator-chat-" + type, type: "checkbox", checked: opts.spectator_chat === "spectators"}),
     h("span"), h("button", {class: "primary", id: "submit-options"}, label));
   f.addEventListener("submit", (e) => {
     e.preventDefault();
     const mt = +f.move_time.value;
     send({type, options: {players: +f.players.value, deals: +f.deals.value, move_time: mt > 0 ? mt : null,
       private: f.private.checked, spectators: f.spectators.checked,
-      competitive: f.competitive.checked, stake: f.competitive.checked ? +f.stake.value : 0}});
+      competitive: f.competitive.checked, stake: f.competitive.checked ? +f.stake.value : 0,
+      spectator_chat: f.spectator_chat.checked ? "spectators" : "all"}});
   });
   return f;
 }

@@ -2,6 +2,7 @@
 import {h} from "../dom.js";
 import {fill, plural, t} from "../i18n.js";
 import {S, seatName} from "../state.js";
+import {chatPanel} from "./chat.js";
 import {kept, optionsForm} from "./forms.js";
 
 export function lobbyView() {
@@ -21,5 +22,6 @@ export function lobbyView() {
         t("create"), "create_table"))),
     h("section", {class: "panel"}, h("h2", {}, t("lobby")),
       rows.length ? h("table", {class: "tables"}, h("tbody", {}, rows)) : h("p", {}, t("none")),
-      more ? h("p", {class: "more"}, h("button", {"data-action": "lobby-more"}, fill("lobby_more", {n: more}))) : null));
+      more ? h("p", {class: "more"}, h("button", {"data-action": "lobby-more"}, fill("lobby_more", {n: more}))) : null),
+    chatPanel("lobby"));
 }
