@@ -69,8 +69,8 @@ def reset_postgres(url: str) -> None:
 
     engine = create_engine(normalize_url(url))
     with engine.begin() as conn:
-        for name in ("chat", "mutes", "game_players", "ledger", "ratings", "sessions", "actions", "deals",
-                     "games", "tables", "players", "alembic_version"):
+        for name in ("friends", "chat", "mutes", "game_players", "ledger", "ratings", "sessions", "actions",
+                     "deals", "games", "tables", "players", "alembic_version"):
             conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
     engine.dispose()
 

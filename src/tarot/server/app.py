@@ -66,6 +66,8 @@ async def _handle(conn: Connection, text: str) -> None:
         await hub.lobby_room.post(conn, msg, -1, "all", None, [(c, True) for c in hub.lobby])
     elif isinstance(msg, p.Mute):
         await _mute(conn, msg)
+    elif isinstance(msg, p.Friends | p.AddFriend | p.RemoveFriend):
+        await hub.presence.handle(conn, msg)
     elif isinstance(msg, p.CreateTable):
         refused = hub.refuse_create(conn.player_id, conn.ws.address) or await refuse_competitor(
             hub.services, msg.options, conn)
@@ -84,6 +86,7 @@ async def _handle(conn: Connection, text: str) -> None:
         conn.table = found
         hub.lobby.discard(conn)
         await found.deliver(conn, msg)
+        hub.presence.changed(conn.player_id)
     else:
         current = conn.table
         if current is None:
@@ -92,26 +95,34 @@ async def _handle(conn: Connection, text: str) -> None:
         if isinstance(msg, p.Leave):
             conn.table = None
         await current.deliver(conn, msg)
+        if isinstance(msg, p.Leave):
+            hub.presence.changed(conn.player_id)
 
 
 async def _hello(conn: Connection, msg: p.Hello) -> None:
     """Who this connection plays as: the account of its session cookie (its name is the
     account's), else the guest of its token, else a new guest."""
     hub = conn.hub
+    if conn.player_id:  # a second hello: as a new player (it went away as the first)
+        hub.presence.leave(conn)
     account = await hub.accounts.by_session(conn.ws.session)
     if account is not None:
         conn.player_id, conn.name, conn.account = account.id, account.name, True
         await hub.store.write(players.daily_top_up, account.id)
-        conn.send(p.welcome(account.id, account.name, None, account=True))
+        welcome = p.welcome(account.id, account.name, None, account=True)
     else:
-        await _hello_guest(conn, msg)
+        welcome = await _hello_guest(conn, msg)
+    # its mutes and friends known before it is told who it is (and may say anything more)
     await hub.chat.mutes.load(conn.player_id)
+    await hub.presence.arrive(conn)
+    conn.send(welcome)
     wait = hub.flood.refused(conn.player_id, conn.ws.address)  # a player cut off does not come back at once
     if wait:
         _cut_off(conn, wait)
 
 
-async def _hello_guest(conn: Connection, msg: p.Hello) -> None:
+async def _hello_guest(conn: Connection, msg: p.Hello) -> dict[str, Any]:
+    """The guest of ``msg``'s token (or a new one) for ``conn``; its ``welcome``."""
     store = conn.hub.store
     row = await store.query(players.guest_by_token, msg.token) if msg.token else None
     if row is not None:
@@ -122,7 +133,7 @@ async def _hello_guest(conn: Connection, msg: p.Hello) -> None:
     if row is None or name != row.name:
         await store.write(store.save_player, pid, token, name)
     conn.player_id, conn.name, conn.account = pid, name, False
-    conn.send(p.welcome(pid, name, token))
+    return p.welcome(pid, name, token)
 
 
 async def _mute(conn: Connection, msg: p.Mute) -> None:
@@ -235,6 +246,8 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
                 _cut_off(conn, wait)
         finally:
             hub.lobby.discard(conn)
+            if conn.player_id:
+                hub.presence.leave(conn)
             if conn.table is not None:
                 conn.table.gone(conn)
             await conn.finish()

@@ -17,6 +17,7 @@ from . import protocol as p
 from .accounts import Accounts
 from .botpool import BotPool
 from .chat import ChatServices, Room
+from .friends import Presence
 from .game import DealInfo, ServerGame
 from .limits import FloodLimits, TableQuota
 from .seats import Client, Seat
@@ -40,9 +41,11 @@ class Hub:
         self.accounts = Accounts(store)
         self.settings = settings or Settings()
         self.chat = ChatServices(store)
+        self.presence = Presence(store)
         self.lobby_room = Room(self.chat, "lobby")
         self.services = TableServices(self.settings, store, SlowLane(), chance or secrets.SystemRandom(),
-                                      self.lobby_changed, BotPool(self.settings.search_workers), self.chat)
+                                      self.lobby_changed, BotPool(self.settings.search_workers), self.chat,
+                                      self.presence)
         self.tables: dict[str, Table] = {}
         self.lobby: set[Client] = set()
         self._lobby_pending = False

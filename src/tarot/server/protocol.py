@@ -182,6 +182,38 @@ class Mute(_Msg):
     mute: bool = True
 
 
+class Friends(_Msg):
+    """Ask for one's friends (a ``friends`` answer; ``friend_update`` messages follow)."""
+
+    type: Literal["friends"]
+
+
+class AddFriend(_Msg):
+    """Add a player to one's friends: by id (from a table or the chat), or an account by name."""
+
+    type: Literal["add_friend"]
+    player: str | None = Field(default=None, max_length=32)
+    name: str | None = Field(default=None, max_length=100)
+
+    @model_validator(mode="after")
+    def _one(self) -> AddFriend:
+        if (self.player is None) == (self.name is None):
+            raise ValueError("add_friend takes a player id or an account's name")
+        return self
+
+
+class RemoveFriend(_Msg):
+    type: Literal["remove_friend"]
+    player: str = Field(max_length=32)
+
+
+class InviteFriend(_Msg):
+    """From the table one sits at (or hosts): invite a player to it (and to a seat if private)."""
+
+    type: Literal["invite_friend"]
+    player: str = Field(max_length=32)
+
+
 class RemoveSpectator(_Msg):
     """The host sends a spectator away from the table (it may not come back to it)."""
 
@@ -191,12 +223,13 @@ class RemoveSpectator(_Msg):
 
 ClientMessage = Annotated[
     Hello | Lobby | CreateTable | Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | NextDeal
-    | Act | Ping | CancelGame | CancelVote | Chat | Mute | RemoveSpectator,
+    | Act | Ping | CancelGame | CancelVote | Chat | Mute | RemoveSpectator | Friends | AddFriend
+    | RemoveFriend | InviteFriend,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "lobby", "create_table", "join", "sit", "leave", "add_bot", "remove_bot",
                 "set_options", "new_game", "next_deal", "act", "ping", "cancel_game", "cancel_vote", "chat",
-                "mute", "remove_spectator")
+                "mute", "remove_spectator", "friends", "add_friend", "remove_friend", "invite_friend")
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -427,6 +460,47 @@ class Muted(_Out):
     mute: bool
 
 
+class Friend(_Out):
+    id: str
+    name: str
+    online: bool
+    table: str | None  # the public table it is at, if any
+
+
+class FriendList(_Out):
+    type: Literal["friends"]
+    friends: list[Friend]
+
+
+class FriendUpdate(_Out):
+    """A friend added, changed (online, at a table) or removed (``removed``)."""
+
+    type: Literal["friend_update"]
+    friend: Friend
+    removed: bool
+
+
+class Invitation(_Out):
+    """A player invites this one to its table (``code``: a private table's invite secret)."""
+
+    type: Literal["invitation"]
+    table: str
+    sender: Player = Field(alias="from")
+    code: str | None
+
+
+def friends(listed: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"type": "friends", "friends": listed}
+
+
+def friend_update(friend: dict[str, Any], removed: bool = False) -> dict[str, Any]:
+    return {"type": "friend_update", "friend": friend, "removed": removed}
+
+
+def invitation(table: str, sender: dict[str, Any], code: str | None) -> dict[str, Any]:
+    return {"type": "invitation", "table": table, "from": sender, "code": code}
+
+
 def muted(player: str, mute: bool) -> dict[str, Any]:
     return {"type": "muted", "player": player, "mute": mute}
 
@@ -441,11 +515,11 @@ def chat_log(where: str, table: str | None, lines: list[dict[str, Any]]) -> dict
 
 ServerMessage = Annotated[
     Welcome | LobbyList | LobbyUpdate | Created | Invite | Snapshot | TableEvent | Missed | Error | Pong
-    | ChatMessage | ChatLog | Muted,
+    | ChatMessage | ChatLog | Muted | FriendList | FriendUpdate | Invitation,
     Field(discriminator="type"),
 ]
 SERVER_TYPES = ("welcome", "lobby", "lobby_update", "created", "invite", "snapshot", "event", "missed",
-                "error", "pong", "chat", "chat_log", "muted")
+                "error", "pong", "chat", "chat_log", "muted", "friends", "friend_update", "invitation")
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 

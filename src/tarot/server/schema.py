@@ -164,3 +164,12 @@ class MuteRow(Base):
     __tablename__ = "mutes"
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     muted_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+
+
+class FriendRow(Base):
+    """``player_id`` counts ``friend_id`` among its friends (one way: as one adds a contact)."""
+
+    __tablename__ = "friends"
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    friend_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created: Mapped[float]

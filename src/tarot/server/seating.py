@@ -44,7 +44,7 @@ class Seating:
 
     # --- coming and going ------------------------------------------------------------
 
-    def join(self, client: Client, msg: p.Join) -> None:
+    async def join(self, client: Client, msg: p.Join) -> None:
         t = self.table
         seat = t.seat_of(client)
         if client.player_id in t.removed and seat is None:
@@ -52,6 +52,9 @@ class Seating:
             return
         if t.invite is not None and msg.invite == t.invite:
             t.invited.add(client.player_id)
+        elif (t.invite is not None and t.host is not None and client.player_id not in t.invited
+              and await t.services.presence.is_friend(t.host, client.player_id)):
+            t.invited.add(client.player_id)  # the host's friends may sit at its private table
         if seat is None and client.player_id != t.host and not t.options.spectators and (
                 t.status == "playing" or not self.may_sit(client)):
             client.send(p.error("this table does not allow spectators", "no_spectators", table=t.id))
@@ -113,6 +116,18 @@ class Seating:
             t.watchers.discard(client)
             client.send(p.error("the game has started, and this table does not allow spectators",
                                 "no_spectators", table=t.id))
+
+    def invite_friend(self, client: Client, player: str) -> None:
+        """A seated player (or the host) invites another to this table: the invitation reaches
+        its lobby, and at a private table it may sit."""
+        t = self.table
+        if t.seat_of(client) is None and client.player_id != t.host:
+            client.send(p.error("only a seated player may invite", "not_seated"))
+            return
+        t.invited.add(player)
+        sender = {"id": client.player_id, "name": client.name, "account": client.account}
+        if not t.services.presence.tell(player, p.invitation(t.id, sender, t.invite)):
+            client.send(p.error("this player is not online", "not_online"))
 
     def remove_spectator(self, client: Client, player: str) -> None:
         """The host sends a spectator away: it leaves the table and may not come back to watch."""

@@ -13,6 +13,7 @@ from .slowlane import SlowLane
 
 if TYPE_CHECKING:
     from .chat import ChatServices
+    from .friends import Presence
     from .store import Store
 
 
@@ -47,6 +48,7 @@ class TableServices:
     lobby_changed: Callable[[str], None]  # this table's summary may have changed
     bot_pool: BotPool  # where search bots think, shared by every table
     chat: ChatServices  # mutes and chat limits, shared by every room
+    presence: Presence  # who is connected, their friends, invitations
 
     def seed_and_salt(self) -> tuple[str, str]:
         """A deal's seed and its commitment's salt (128 bits each)."""

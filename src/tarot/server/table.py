@@ -63,8 +63,8 @@ class Resume:
 
 
 TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
-                | p.Act | p.Ping | p.CancelGame | p.CancelVote | p.Chat | p.RemoveSpectator | Gone | Arm
-                | Resume | Auto)
+                | p.Act | p.Ping | p.CancelGame | p.CancelVote | p.Chat | p.RemoveSpectator | p.InviteFriend
+                | Gone | Arm | Resume | Auto)
 
 
 class Table:
@@ -207,7 +207,7 @@ class Table:
             case Gone():
                 await self.seating.gone(client)
             case p.Join():
-                self.seating.join(client, message)
+                await self.seating.join(client, message)
             case p.Sit():
                 await self.seating.sit(client, message)
             case p.Leave():
@@ -232,6 +232,8 @@ class Table:
                 await self._chat(client, message)
             case p.RemoveSpectator():
                 self.seating.remove_spectator(client, message.player)
+            case p.InviteFriend():
+                self.seating.invite_friend(client, message.player)
             case p.Ping():
                 client.send(p.pong(self.id, self.version))
             case _:

@@ -12,6 +12,7 @@ import {kept, nameForm} from "./views/forms.js";
 import {accountHeader, initAccounts, pageView, routePage, signInOffer} from "./views/account.js";
 import {helpSheet} from "./views/help.js";
 import {chatActions, chatHandlers} from "./views/chat.js";
+import {friendsActions, friendsHandlers} from "./views/friends.js";
 import {lobbyView} from "./views/lobby.js";
 import {tableRegions, timerText} from "./views/table.js";
 
@@ -56,7 +57,10 @@ const handlers = {
 };
 
 // the chat's messages (views/chat.js): kept, then the page redrawn
-for (const [type, handle] of Object.entries(chatHandlers)) handlers[type] = (m) => { handle(m); render(); };
+for (const [type, handle] of Object.entries({...chatHandlers, ...friendsHandlers})) handlers[type] = (m) => { handle(m); render(); };
+// once the server knows who this is: its friends (then their changes come by themselves)
+const welcomed = handlers.welcome;
+handlers.welcome = (m) => { welcomed(m); send({type: "friends"}); };
 
 // A move the rules refuse, said in the player's language from its reason's code (``why``) and
 // particulars (card and suit codes), with the rule it cites.
@@ -256,7 +260,7 @@ soundButton();
 // Signed in or out: the websocket again, so that its hello carries the session cookie (or none).
 function reconnect() { const old = S.ws; connect(handlers); if (old) old.close(); }
 Object.assign(ACTIONS, initAccounts({render, reconnect}));
-Object.assign(ACTIONS, chatActions);
+Object.assign(ACTIONS, chatActions, friendsActions);
 
 // The clocks tick by changing their text only (a redraw each second would lose clicks).
 setInterval(() => {

@@ -6,6 +6,7 @@ import {colon, lang, t, texts} from "../i18n.js";
 import {send} from "../net.js";
 import {S} from "../state.js";
 import {kept} from "./forms.js";
+import {addFriendButton} from "./friends.js";
 
 const PHRASES = ["hello", "well_played", "thanks", "good_game", "sorry", "bye"];
 const SHOWN = 100;  // messages kept on the page per room
@@ -51,6 +52,8 @@ function lineView(line, where) {
   const tools = [];
   if (!me) tools.push(h("button", {class: "link chat-mute", "data-action": "chat-mute", "data-player": line.from.id, "data-mute": "1",
     title: t("chat_mute")}, t("chat_mute")));
+  const friend = addFriendButton(line.from.id);
+  if (friend) tools.push(friend);
   const host = where === "table" && S.state && S.me && S.state.table.host === S.me.id;
   if (host && !me && line.from.seat < 0) tools.push(h("button", {class: "link chat-remove", "data-action": "chat-remove",
     "data-player": line.from.id}, t("chat_remove")));

@@ -3,6 +3,7 @@ import {h} from "../dom.js";
 import {fill, plural, t} from "../i18n.js";
 import {S, seatName} from "../state.js";
 import {chatPanel} from "./chat.js";
+import {friendsPanel, invitationsPanel} from "./friends.js";
 import {kept, optionsForm} from "./forms.js";
 
 export function lobbyView() {
@@ -16,12 +17,12 @@ export function lobbyView() {
     h("td", {class: "who"}, tb.seats.map((s, i) => (s.host ? "★ " : "") + seatName(i, tb.seats)).join(", ")),
     h("td", {}, t("status_" + tb.status)),
     h("td", {}, h("a", {href: "#/t/" + tb.id}, h("button", {}, t("join"))))));
-  return h("div", {},
+  return h("div", {}, invitationsPanel(),
     h("section", {class: "panel"}, h("h2", {}, t("create")),
       kept("create", () => optionsForm({players: 4, deals: 4, move_time: null, private: false, spectators: true},
         t("create"), "create_table"))),
     h("section", {class: "panel"}, h("h2", {}, t("lobby")),
       rows.length ? h("table", {class: "tables"}, h("tbody", {}, rows)) : h("p", {}, t("none")),
       more ? h("p", {class: "more"}, h("button", {"data-action": "lobby-more"}, fill("lobby_more", {n: more}))) : null),
-    chatPanel("lobby"));
+    friendsPanel("lobby"), chatPanel("lobby"));
 }

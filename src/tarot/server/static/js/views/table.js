@@ -6,6 +6,7 @@ import {h} from "../dom.js";
 import {colon, fill, lang, t} from "../i18n.js";
 import {S, seatName, secondsLeft} from "../state.js";
 import {chatKey, chatPanel} from "./chat.js";
+import {friendsKey, friendsPanel} from "./friends.js";
 import {optionsForm, kept} from "./forms.js";
 import {rankingView, resultView} from "./result.js";
 import {sheetView} from "./sheet.js";
@@ -33,7 +34,8 @@ export function tableRegions() {
         : game && game.ranking ? rankingView(game.ranking, game.outcome) : null)},
     {id: "sheet-wrap-region", key: `${lang()}|${JSON.stringify(game && game.sheet)}|${st.table.seats.map((s) => s.name)}`,
       build: () => (game && game.sheet.length ? sheetView(game) : null)},
-    {id: "chat-wrap", key: chatKey(), build: () => chatPanel("table")},
+    {id: "chat-wrap", key: `${chatKey()}|${friendsKey()}`, build: () => chatPanel("table")},
+    {id: "friends-wrap", key: `${friendsKey()}|${live}`, build: () => (S.friends.size ? friendsPanel("table") : null)},
     {id: "host-wrap", key: `${lang()}|${st.table.status}|${amHost()}|${JSON.stringify(st.table.options)}`, build: hostView},
   ];
 }

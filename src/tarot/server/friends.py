@@ -1,0 +1,162 @@
+"""Friends and presence: each player's friends (kept in the database), who is online and at
+which table, told to the friends who are connected as it changes, and invitations to a table.
+
+A friend is one way, as one adds a contact: Alice's friends are those Alice added. Alice sees
+whether they are online and at which public table; a private table of Alice's lets her friends
+sit (``Seating.join``)."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from . import protocol as p
+from .schema import FriendRow, PlayerRow
+
+if TYPE_CHECKING:
+    from .connection import Connection as Conn
+    from .store import Store
+
+MAX_FRIENDS = 500
+
+
+def _friends_of(conn: Connection, player: str) -> list[tuple[str, str]]:
+    return [(fid, name) for fid, name in conn.execute(
+        select(FriendRow.friend_id, PlayerRow.name).join(PlayerRow, PlayerRow.id == FriendRow.friend_id)
+        .where(FriendRow.player_id == player).order_by(PlayerRow.name))]
+
+
+def _is_friend(conn: Connection, player: str, other: str) -> bool:
+    return conn.execute(select(FriendRow.player_id).where(FriendRow.player_id == player,
+                                                          FriendRow.friend_id == other)).first() is not None
+
+
+def _add(conn: Connection, player: str, other: str) -> str | None:
+    """The friend's name, or None if there is no such player."""
+    name = conn.execute(select(PlayerRow.name).where(PlayerRow.id == other)).scalar_one_or_none()
+    if name is None:
+        return None
+    conn.execute(delete(FriendRow).where(FriendRow.player_id == player, FriendRow.friend_id == other))
+    conn.execute(insert(FriendRow).values(player_id=player, friend_id=other, created=time.time()))
+    return str(name)
+
+
+def _remove(conn: Connection, player: str, other: str) -> None:
+    conn.execute(delete(FriendRow).where(FriendRow.player_id == player, FriendRow.friend_id == other))
+
+
+def _account_id(conn: Connection, key: str) -> str | None:
+    found = conn.execute(select(PlayerRow.id).where(PlayerRow.name_key == key)).scalar_one_or_none()
+    return None if found is None else str(found)
+
+
+class Presence:
+    """The connections of each player of this process, and the friends lists of those connected
+    (with who lists whom, to tell them of a change)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.conns: dict[str, set[Conn]] = defaultdict(set)
+        self.names: dict[str, str] = {}
+        self.friends: dict[str, dict[str, str]] = {}  # a connected player's friends: id → name
+        self.listed_by: dict[str, set[str]] = defaultdict(set)  # a player → connected players listing it
+
+    def online(self, player: str) -> bool:
+        return bool(self.conns.get(player))
+
+    def where(self, player: str) -> str | None:
+        """The public table a player is at (any of its connections), if any."""
+        for c in self.conns.get(player, ()):
+            if c.table is not None and not c.table.options.private:
+                return c.table.id
+        return None
+
+    def card(self, player: str, name: str) -> dict[str, Any]:
+        return {"id": player, "name": name, "online": self.online(player), "table": self.where(player)}
+
+    async def arrive(self, conn: Conn) -> None:
+        pid = conn.player_id
+        first = not self.conns[pid]
+        self.conns[pid].add(conn)
+        self.names[pid] = conn.name
+        if first:
+            listed = dict(await self.store.query(_friends_of, pid))
+            self.friends[pid] = listed
+            for f in listed:
+                self.listed_by[f].add(pid)
+        self.changed(pid)
+
+    def leave(self, conn: Conn) -> None:
+        pid = conn.player_id
+        mine = self.conns.get(pid)
+        if mine is None:
+            return
+        mine.discard(conn)
+        if not mine:
+            del self.conns[pid]
+            for f in self.friends.pop(pid, {}):
+                self.listed_by[f].discard(pid)
+        self.changed(pid)
+
+    def changed(self, player: str) -> None:
+        """Tell the connected players who list ``player`` where it is now."""
+        card = self.card(player, self.names.get(player, ""))
+        for watcher in self.listed_by.get(player, ()):
+            card["name"] = self.friends.get(watcher, {}).get(player, card["name"])
+            self.tell(watcher, p.friend_update(dict(card)))
+
+    def tell(self, player: str, message: dict[str, Any]) -> bool:
+        """Send to every connection of ``player``; False if it has none here."""
+        conns = self.conns.get(player)
+        for c in conns or ():
+            c.send(message)
+        return bool(conns)
+
+    def listing(self, player: str) -> dict[str, Any]:
+        return p.friends([self.card(f, name) for f, name in self.friends.get(player, {}).items()])
+
+    async def is_friend(self, player: str, other: str) -> bool:
+        if player in self.friends:
+            return other in self.friends[player]
+        return bool(await self.store.query(_is_friend, player, other))
+
+    async def handle(self, conn: Conn, msg: p.Friends | p.AddFriend | p.RemoveFriend) -> None:
+        pid = conn.player_id
+        match msg:
+            case p.Friends():
+                conn.send(self.listing(pid))
+            case p.AddFriend():
+                await self._add(conn, msg)
+            case p.RemoveFriend():
+                await self.store.write(_remove, pid, msg.player)
+                name = self.friends.get(pid, {}).pop(msg.player, "")
+                self.listed_by[msg.player].discard(pid)
+                self.tell(pid, p.friend_update(self.card(msg.player, name), removed=True))
+
+    async def _add(self, conn: Conn, msg: p.AddFriend) -> None:
+        from .accounts import name_key
+
+        pid = conn.player_id
+        other = msg.player if msg.player is not None else await self.store.query(_account_id,
+                                                                                  name_key(msg.name or ""))
+        if other is None or other == pid:
+            conn.send(p.error("no such player to add", "no_player"))
+            return
+        if len(self.friends.get(pid, {})) >= MAX_FRIENDS:
+            conn.send(p.error(f"at most {MAX_FRIENDS} friends", "too_many_friends"))
+            return
+        try:
+            name = await self.store.write(_add, pid, other)
+        except IntegrityError:
+            name = None
+        if name is None:
+            conn.send(p.error("no such player to add", "no_player"))
+            return
+        self.friends.setdefault(pid, {})[other] = name
+        self.listed_by[other].add(pid)
+        self.tell(pid, p.friend_update(self.card(other, name)))
