@@ -24,7 +24,7 @@ from server_harness import free_port  # noqa: E402
 from tarot.server.players import bot_account, save_ratings  # noqa: E402
 from tarot.server.ratings import Rating  # noqa: E402
 from tarot.server.schema import PlayerRow  # noqa: E402
-from test_e2e_browser import ARGS, CHROMIUM, SHOTS, WAIT_MS, start_server, stop_server  # noqa: E402 (skips without chromium)
+from test_e2e_browser import SHOTS, WAIT_MS, start_server, stop_server  # noqa: E402 (skips without chromium)
 
 FILLERS = 54  # rated at 3 players besides Heuristic: more than a page (50) of the leaderboard
 PASSWORD = "correct horse"
@@ -61,14 +61,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
     yield s
     stop_server(*running)
     s.engine.dispose()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def open_site(browser: Any, site: Site, width: int, height: int, lang: str = "en") -> Any:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -51,20 +51,11 @@ def stop_server(srv: Any, th: threading.Thread) -> None:
     th.join(10)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    running = start_server(tmp_path_factory.mktemp("e2e") / "tarot.sqlite3", port)
-    yield f"http://127.0.0.1:{port}"
-    stop_server(*running)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+def new_page(browser: Any, width: int, height: int) -> Any:
+    """A page in a browser context of its own (its own cookies and storage: another person)."""
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page.set_default_timeout(WAIT_MS)
+    return page
 
 
 def enter(page: Any, base: str, name: str) -> None:

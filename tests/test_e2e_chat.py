@@ -4,8 +4,6 @@ text, a quick phrase is read in the reader's language, a muted player is no long
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,40 +11,11 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from server_harness import free_port  # noqa: E402
-from test_e2e_browser import (  # noqa: E402
-    ARGS,
-    CHROMIUM,
-    SHOTS,
-    WAIT_MS,
-    create,
-    enter,
-    sit_with_bots,
-    start_server,
-    stop_server,
-)
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db: Path = tmp_path_factory.mktemp("chat") / "tarot.sqlite3"
-    port = free_port()
-    running = start_server(db, port)
-    yield f"http://127.0.0.1:{port}"
-    stop_server(*running)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+from test_e2e_browser import SHOTS, create, enter, new_page, sit_with_bots  # noqa: E402
 
 
 def person(browser: Any, base: str, name: str, width: int, height: int, lang: str) -> Any:
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.set_default_timeout(WAIT_MS)
+    page = new_page(browser, width, height)
     page.goto(base + "/")
     page.evaluate(f"() => localStorage.setItem('tarot.lang', '{lang}')")
     enter(page, base, name)
@@ -60,7 +29,8 @@ def lines(page: Any, where: str) -> list[str]:
     return [x.strip() for x in page.locator(f"#chat-lines-{where} .chat-line").all_inner_texts()]
 
 
-def test_a_player_and_a_spectator_chat_in_the_lobby_and_at_the_table(base: str, browser: Any) -> None:
+def test_a_player_and_a_spectator_chat_in_the_lobby_and_at_the_table(server: str, browser: Any) -> None:
+    base = server
     alice = person(browser, base, "Alice", 1280, 900, "en")
     walter = person(browser, base, "Walter", 390, 844, "fr")
     walter.fill("#chat-input-lobby", "Une partie ? <b>vite</b>")

@@ -5,8 +5,6 @@ browsers vote to cancel a game (one refusal, then an agreement)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,49 +12,15 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from server_harness import free_port  # noqa: E402
 from test_e2e_accounts import create_account, digits, shown  # noqa: E402
-from test_e2e_browser import (  # noqa: E402
-    ARGS,
-    CHROMIUM,
-    SHOTS,
-    WAIT_MS,
-    play_until,
-    sit_with_bots,
-    start_server,
-    stop_server,
-)
+from test_e2e_browser import SHOTS, new_page, play_until, sit_with_bots  # noqa: E402
 
 PASSWORD = "correct horse"
 
 
-class Site:
-    def __init__(self, base: str) -> None:
-        self.base = base
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
-    db: Path = tmp_path_factory.mktemp("competitive") / "tarot.sqlite3"
-    port = free_port()
-    running = start_server(db, port)
-    yield Site(f"http://127.0.0.1:{port}")
-    stop_server(*running)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def new_account(browser: Any, site: Site, name: str, width: int = 1280, height: int = 900) -> Any:
-    context = browser.new_context(viewport={"width": width, "height": height})  # a cookie jar of its own
-    page = context.new_page()
-    page.set_default_timeout(WAIT_MS)
-    page.goto(site.base + "/")
+def new_account(browser: Any, base: str, name: str, width: int = 1280, height: int = 900) -> Any:
+    page = new_page(browser, width, height)  # (a cookie jar of its own)
+    page.goto(base + "/")
     page.wait_for_function("() => window.tarotReady === true")
     page.click("#offer-create")
     create_account(page, name, PASSWORD)
@@ -78,8 +42,8 @@ def profile(page: Any, name: str) -> dict[str, Any]:
     return dict(page.evaluate(f"async () => (await fetch('/api/players/{name}')).json()"))
 
 
-def test_a_competitive_game_to_its_end_moves_rating_chips_and_xp(site: Site, browser: Any) -> None:
-    page = new_account(browser, site, "Dominique")
+def test_a_competitive_game_to_its_end_moves_rating_chips_and_xp(server: str, browser: Any) -> None:
+    page = new_account(browser, server, "Dominique")
     # a guest could not choose competitive; an account can, with a stake
     assert page.locator("#competitive-create_table").is_enabled()
     create_competitive(page, 4, deals=1, stake=100)
@@ -105,12 +69,12 @@ def test_a_competitive_game_to_its_end_moves_rating_chips_and_xp(site: Site, bro
     assert page.locator("#profile-ratings .ordinal").all_inner_texts()[1] != "unrated"  # (3, 4, 5 players)
 
 
-def test_two_browsers_vote_to_cancel_a_game(site: Site, browser: Any) -> None:
-    alice = new_account(browser, site, "Alix")
-    bob = new_account(browser, site, "Bastien", 390, 844)  # on a phone
+def test_two_browsers_vote_to_cancel_a_game(server: str, browser: Any) -> None:
+    alice = new_account(browser, server, "Alix")
+    bob = new_account(browser, server, "Bastien", 390, 844)  # on a phone
     create_competitive(alice, 3, deals=3, stake=50)
     table = alice.evaluate("() => location.hash")
-    bob.goto(site.base + "/" + table)
+    bob.goto(server + "/" + table)
     bob.wait_for_selector(".seat[data-seat='1'] button[data-action='sit']")
     bob.click(".seat[data-seat='1'] button[data-action='sit']")
     # the two share an address (this machine): the table says the game will count for nothing

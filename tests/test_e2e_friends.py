@@ -5,8 +5,6 @@ takes him to a seat at the private table; the game starts with a bot."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,35 +12,12 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from server_harness import free_port  # noqa: E402
-from test_e2e_browser import ARGS, CHROMIUM, SHOTS, WAIT_MS, enter, start_server, stop_server  # noqa: E402
+from test_e2e_browser import SHOTS, enter, new_page  # noqa: E402
 
 
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db: Path = tmp_path_factory.mktemp("friends") / "tarot.sqlite3"
-    port = free_port()
-    running = start_server(db, port)
-    yield f"http://127.0.0.1:{port}"
-    stop_server(*running)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def page_for(browser: Any, width: int, height: int) -> Any:
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
-    page.set_default_timeout(WAIT_MS)
-    return page
-
-
-def test_friends_see_each_other_and_an_invitation_opens_a_private_seat(base: str, browser: Any) -> None:
-    alice = page_for(browser, 1280, 900)
+def test_friends_see_each_other_and_an_invitation_opens_a_private_seat(server: str, browser: Any) -> None:
+    base = server
+    alice = new_page(browser, 1280, 900)
     alice.goto(base + "/")
     alice.wait_for_function("() => window.tarotReady === true")
     alice.evaluate("async () => fetch('/api/accounts', {method: 'POST',"
@@ -50,7 +25,7 @@ def test_friends_see_each_other_and_an_invitation_opens_a_private_seat(base: str
                    " body: JSON.stringify({name: 'Alice', password: 'password-1'})})")
     alice.reload()
     alice.wait_for_selector("#friends-lobby")
-    bob = page_for(browser, 390, 844)
+    bob = new_page(browser, 390, 844)
     enter(bob, base, "Bob")
     # Bob adds Alice by her account's name: she is listed, online
     bob.fill("#friend-name", "alice")
