@@ -84,6 +84,10 @@ def sit_with_bots(page: Any, players: int) -> None:
     page.wait_for_selector("#hand .card")
 
 
+LOOK = ("() => [document.querySelector('#last')?.textContent, document.querySelector('#center')?.textContent,"
+        " document.querySelectorAll('#hand .card.legal').length]")
+
+
 def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str] | None = None,
                take: str = "garde", poignee: bool = False, peek: bool = False,
                shown: Callable[[], None] | None = None) -> set[str]:
@@ -97,11 +101,11 @@ def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str]
     while time.monotonic() < end:
         if page.locator(done).count():
             return seen
-        if peek and page.locator("#last").count() and page.locator("#hand .card.legal").count():
+        # label, felt and hand read together, in one look: events from the bots' moves redraw the
+        # page (between two looks the trick may end and the human lead the next, with no #last)
+        label, center, legal = page.evaluate(LOOK) if peek else (None, None, 0)
+        if peek and label is not None and legal:
             # (on the human's own turn to play: nothing moves until it does)
-            # label and felt read together: events from the bots' moves redraw the page
-            label, center = page.evaluate("() => [document.querySelector('#last')?.textContent,"
-                                          " document.querySelector('#center')?.textContent]")
             if "peeked" not in seen:
                 page.click("#last")
                 assert page.locator("#last").inner_text() == "Current trick"

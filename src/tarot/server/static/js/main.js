@@ -14,6 +14,7 @@ import {helpSheet} from "./views/help.js";
 import {chatActions, chatHandlers} from "./views/chat.js";
 import {friendsActions, friendsHandlers} from "./views/friends.js";
 import {lobbyView} from "./views/lobby.js";
+import {initReplay, replayView, routeReplay} from "./views/replay.js";
 import {tableRegions, timerText} from "./views/table.js";
 
 const JOIN_REFUSED = new Set(["no_table", "no_spectators"]);  // a table's page cannot open
@@ -108,6 +109,7 @@ function route() {
   S.state = null; S.version = null; S.selected.clear();
   if (m) { S.table = m[1]; send({type: "join", table: S.table, ...(m[2] ? {invite: m[2]} : {})}); }
   else if (routePage(location.hash)) S.table = null;  // a profile or the ranking (views/account.js)
+  else if (routeReplay(location.hash)) S.table = null;  // a game's replay #/g/<game>/<deal>/<step> (views/replay.js)
   else { S.table = null; send({type: "lobby"}); }
   render();
 }
@@ -139,7 +141,7 @@ function show(name, ...nodes) {
 }
 
 function draw(app) {
-  const page = !S.table && pageView();  // rebuilt only when its key changes
+  const page = !S.table && (pageView() || replayView());  // rebuilt only when its key changes
   if (page) { if (screen !== page.key) show(page.key, ...page.nodes()); return; }
   if (!S.name && !(S.me && S.me.account)) return show("name", kept("name", nameForm), signInOffer());
   if (!S.me) return show("wait");
@@ -261,6 +263,7 @@ soundButton();
 function reconnect() { const old = S.ws; connect(handlers); if (old) old.close(); }
 Object.assign(ACTIONS, initAccounts({render, reconnect}));
 Object.assign(ACTIONS, chatActions, friendsActions);
+Object.assign(ACTIONS, initReplay({render}));
 
 // The clocks tick by changing their text only (a redraw each second would lose clicks).
 setInterval(() => {

@@ -7,6 +7,8 @@
 import {$, h, toast} from "../dom.js";
 import {fill, lang, t, texts} from "../i18n.js";
 import {S} from "../state.js";
+import {historyPanel} from "./replay.js";
+import {statsPanel} from "./stats.js";
 
 const PAGE = 50;  // the server's page of the leaderboard (api.LEADERBOARD_PAGE)
 const COUNTS = [3, 4, 5];
@@ -218,6 +220,8 @@ function profileView(pg) {
           h("th", {class: "num"}, "μ ± σ"), h("th", {class: "num"}, t("acc_gamescol")))),
         h("tbody", {}, rows)),
       h("p", {class: "note"}, t("acc_ordinal_note"))),
+    statsPanel(p.name),  // the player's statistics and rating chart (views/stats.js)
+    historyPanel(p.name),  // the player's games, each a link to its replay (views/replay.js)
     mine ? renameForm(p.name) : null,
   ];
 }

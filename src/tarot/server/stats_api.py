@@ -1,0 +1,45 @@
+"""``GET /api/players/{name}/stats``: a player's statistics (stats.py, docs/api.md).
+
+Included before ``api.router()``, whose ``/api/players/{name:path}`` would take this path for a
+profile. A name may hold a "/": the name ``x/stats`` (sent encoded, ``x%2Fstats``) is a profile,
+``x`` followed by ``/stats`` the statistics of ``x``; the path as sent tells them apart."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path, Request
+
+from . import players, stats
+from .accounts import AccountError, clean_name, name_key
+from .api import Using, _error, _Route
+
+
+def _key(name: str) -> str | None:
+    try:
+        return name_key(clean_name(name))  # (no query with a name no account can have)
+    except AccountError:
+        return None
+
+
+def router() -> APIRouter:
+    api = APIRouter(prefix="/api", route_class=_Route)
+
+    @api.get("/players/{name:path}/stats")
+    async def player_stats(name: Annotated[str, Path(max_length=100)], request: Request,
+                           accounts: Using) -> Any:
+        raw: bytes = request.scope.get("raw_path") or b""
+        if not raw.endswith(b"/stats"):  # "/api/players/x%2Fstats": the profile of "x/stats"
+            key = _key(name + "/stats")
+            found = None if key is None else await accounts.store.query(players.profile, key)
+            if found is None:
+                return _error(404, "no_player", f"no player named {(name + '/stats')[:40]!r}")
+            return found
+        key = _key(name)
+        rows = None if key is None else await accounts.store.query(stats.rows, key)
+        if rows is None:
+            return _error(404, "no_player", f"no player named {name[:40]!r}")
+        return await asyncio.to_thread(stats.compute, rows)  # (counting, off the store's thread)
+
+    return api
