@@ -55,6 +55,8 @@ def new_page(browser: Any, width: int, height: int) -> Any:
     """A page in a browser context of its own (its own cookies and storage: another person)."""
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
     page.set_default_timeout(WAIT_MS)
+    page.errors = []  # the page's uncaught errors (a test may ask for none)
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
     return page
 
 

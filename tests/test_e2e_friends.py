@@ -1,10 +1,15 @@
-"""Friends and invitations in the browser (issue 18), in Debian's chromium against a real
-server: Bob adds Alice by her account's name and sees her online; Alice adds Bob from the lobby
-chat, creates a private table and invites him from it; the invitation shows in Bob's lobby and
-takes him to a seat at the private table; the game starts with a bot."""
+"""Together, in the browser (issue 18's whole path), in Debian's chromium against a real server:
+Bob adds Alice by her account's name and sees her online; Alice adds Bob from the lobby chat,
+creates a private table and invites him from it; the invitation shows in Bob's lobby and takes
+him to a seat at the private table; the game starts with a bot; a spectator's message reaches
+both players; Bob leaves (a bot plays on), Alice plays the game to its end, opens its replay
+from her profile, steps through the deal and downloads its records, which ``tarot replay``
+accepts."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,10 +17,13 @@ import pytest
 sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
-from test_e2e_browser import SHOTS, enter, new_page  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from tarot.cli.commands import app as cli  # noqa: E402
+from test_e2e_browser import SHOTS, enter, new_page, play_until  # noqa: E402
 
 
-def test_friends_see_each_other_and_an_invitation_opens_a_private_seat(server: str, browser: Any) -> None:
+def test_friends_invite_chat_play_and_replay(server: str, browser: Any, tmp_path: Path) -> None:
     base = server
     alice = new_page(browser, 1280, 900)
     alice.goto(base + "/")
@@ -52,3 +60,38 @@ def test_friends_see_each_other_and_an_invitation_opens_a_private_seat(server: s
     alice.locator(".seat[data-seat='2'] button.add-bot").click()
     bob.wait_for_selector("#hand .card")  # the game has started, Bob at the private table
     assert "Bob" in alice.locator(".seat[data-seat='1']").inner_text()
+
+    # a spectator at the table: what it says reaches both players
+    carol = new_page(browser, 390, 844)
+    enter(carol, base, "Carol")
+    carol.goto(base + "/" + alice.evaluate("() => location.hash"))  # (a private table admits spectators)
+    carol.wait_for_selector("#chat-table")
+    carol.fill("#chat-input-table", "Allez Alice")
+    carol.click("#chat-send-table")
+    for page in (alice, bob):
+        page.wait_for_selector("#chat-lines-table .chat-line:has-text('Allez Alice')")
+        assert "Carol (spectator)" in page.locator("#chat-lines-table .chat-line").first.inner_text()
+    # Bob leaves (a bot plays on for him); Alice plays the game to its end
+    bob.on("dialog", lambda dialog: dialog.accept())
+    bob.click("#leave")
+    alice.wait_for_selector(".seat[data-seat='1'] .who:has-text('Bob')")
+    play_until(alice, "#ranking li", limit=240)
+    # her profile lists the game; its replay steps through the deal; its records check
+    alice.click("#me-link")
+    alice.wait_for_selector("#history-list li a.game-link")
+    alice.locator("#history-list a.game-link").first.click()
+    alice.wait_for_selector("#rp-step")
+    assert alice.locator("#rp-step").inner_text().startswith("0/")
+    alice.keyboard.press("ArrowRight")
+    alice.wait_for_function("() => document.querySelector('#rp-step').textContent.startsWith('1/')")
+    alice.keyboard.press("End")
+    alice.wait_for_selector("#rp-check[data-ok='true']")
+    with alice.expect_download() as got:
+        alice.click("#rp-download")
+    saved = tmp_path / got.value.suggested_filename
+    got.value.save_as(saved)
+    env = {"LANG": "C.UTF-8", "LC_ALL": None}
+    result = CliRunner().invoke(cli, ["replay", "--json", str(saved)], env=env)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["legal"] is True
+    assert alice.errors == [] and bob.errors == [] and carol.errors == []

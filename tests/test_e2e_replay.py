@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,45 +20,11 @@ pytest.importorskip("fastapi")
 
 from typer.testing import CliRunner  # noqa: E402
 
-from server_harness import free_port  # noqa: E402
 from tarot.cli.commands import app as cli  # noqa: E402
 from test_e2e_accounts import create_account, shown  # noqa: E402
-from test_e2e_browser import (  # noqa: E402 (skips without chromium)
-    ARGS,
-    CHROMIUM,
-    SHOTS,
-    WAIT_MS,
-    play_until,
-    sit_with_bots,
-    start_server,
-    stop_server,
-)
+from test_e2e_browser import SHOTS, new_page, play_until, sit_with_bots  # noqa: E402 (skips without chromium)
 
 NAME = "Replayer"
-
-
-@pytest.fixture(scope="module")
-def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    running = start_server(tmp_path_factory.mktemp("replay") / "tarot.sqlite3", port)
-    yield f"http://127.0.0.1:{port}"
-    stop_server(*running)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-def new_page(browser: Any, width: int, height: int) -> Any:
-    page = browser.new_page(viewport={"width": width, "height": height}, accept_downloads=True)
-    page.set_default_timeout(WAIT_MS)
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    return page
 
 
 def step(page: Any) -> tuple[int, int]:
@@ -85,7 +50,8 @@ def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / name), full_page=True)
 
 
-def test_a_game_from_the_profile_to_its_replay(base: str, browser: Any, tmp_path: Path) -> None:
+def test_a_game_from_the_profile_to_its_replay(server: str, browser: Any, tmp_path: Path) -> None:
+    base = server
     SHOTS.mkdir(parents=True, exist_ok=True)
     page = new_page(browser, 1280, 860)
     page.goto(base + "/")
