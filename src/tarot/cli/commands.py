@@ -24,6 +24,7 @@ from tarot.bots import BOT_NAMES
 from tarot.engine import DealRecord, DealResult, RecordError, Score, replay_result, score_summary
 
 from .arena_report import arena_command
+from .duplicate import duplicate_app
 from .i18n import Lang, default_lang
 from .score_tables import deal_table, sheet_table
 from .terminal import play
@@ -33,7 +34,7 @@ app = typer.Typer(
     help="French Tarot by the FFT rules (3, 4 and 5 players): play against bots in the terminal (play), "
          "play online in the browser (serve), measure bots (arena), rate them on the site's ladder (ladder), "
          "replay deal records (replay), "
-         "score deal summaries (score).",
+         "score deal summaries (score), deal and rank duplicate sessions for clubs (duplicate).",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -278,6 +279,7 @@ def score(files: FilesArg, as_json: JsonOpt = False, lang: LangOpt = None) -> No
 
 
 app.command(name="arena")(arena_command)
+app.add_typer(duplicate_app, name="duplicate")
 
 
 app.command()(play)
