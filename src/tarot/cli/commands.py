@@ -12,7 +12,6 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -25,6 +24,7 @@ from tarot.engine import DealRecord, DealResult, RecordError, Score, replay_resu
 
 from .arena_report import arena_command
 from .duplicate import duplicate_app
+from .files import read_text
 from .i18n import Lang, default_lang
 from .score_tables import deal_table, sheet_table
 from .terminal import play
@@ -70,19 +70,9 @@ def _no_constant(name: str) -> Any:
 def read_json(name: str) -> Any:
     """The JSON value in file ``name`` (``-``: stdin); raises Problem with a one-line reason."""
     try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except FileNotFoundError:
-        raise Problem("no such file") from None
-    except IsADirectoryError:
-        raise Problem("is a directory, not a file") from None
-    except PermissionError:
-        raise Problem("permission denied") from None
-    except OSError as e:
-        raise Problem(f"cannot read: {e.strerror or e}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise Problem(f"not UTF-8 text (bad byte at offset {e.start})") from None
+        text = read_text(name)
+    except ValueError as e:
+        raise Problem(str(e)) from None
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as e:

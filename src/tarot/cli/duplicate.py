@@ -43,6 +43,7 @@ from tarot.engine import (
 )
 
 from .duplicate_sheet import sheets_html
+from .files import read_text
 from .i18n import Lang, default_lang, text
 from .score_tables import sheet_line
 
@@ -479,19 +480,9 @@ def deal_marks_table(lang: Lang, deal: int, marked: Sequence[Marked]) -> Table:
 
 def _read(name: str) -> str:
     try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
-    except FileNotFoundError:
-        raise Problem("no such file") from None
-    except IsADirectoryError:
-        raise Problem("is a directory, not a file") from None
-    except PermissionError:
-        raise Problem("permission denied") from None
-    except OSError as e:
-        raise Problem(f"cannot read: {e.strerror or e}") from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise Problem(f"not UTF-8 text (bad byte at offset {e.start})") from None
+        return read_text(name)
+    except ValueError as e:
+        raise Problem(str(e)) from None
 
 
 def score_command(
