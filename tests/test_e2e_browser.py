@@ -163,6 +163,10 @@ def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str]
             if shown:
                 shown()
         elif page.locator("#hand .card.legal").count():
+            # the human's turn came between the look for a poignée and this one: look again (the
+            # offer and the legal cards are drawn together, so it is there now if it is offered)
+            if poignee and "poignee" not in seen and page.locator("button.poignee").count():
+                continue
             seen.add("play")
             if "play" in shots and page.locator("#center").count():
                 page.screenshot(path=str(SHOTS / shots.pop("play")))

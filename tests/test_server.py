@@ -818,9 +818,12 @@ def test_a_deal_annulled_at_once_is_redealt(tmp_path: Path, monkeypatch: pytest.
         assert not host.errors(), host.errors()
         starts = [m["event"] for m in host.messages
                   if m["type"] == "event" and m["event"]["kind"] == "deal_start"]
-        assert [e["deal"] for e in starts] == [1, 2]
-        # R4, R6: the next dealer deals again
-        assert starts[1]["dealer"] == (starts[0]["dealer"] + 1) % 4
+        # the redeal comes once, numbered 2 (a later redeal is chance: the next cards are random
+        # and four passes annul them too)
+        assert [e["deal"] for e in starts] == list(range(1, len(starts) + 1)) and len(starts) >= 2
+        # R4, R6: the next dealer deals again, each time
+        for before, after in zip(starts, starts[1:]):
+            assert after["dealer"] == (before["dealer"] + 1) % 4
         host.close()
 
 
