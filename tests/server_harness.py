@@ -203,6 +203,24 @@ class Player:
         return v["turn"] == s["you"] and v["seat"] == s["you"]
 
 
+def sign_up(client: Any, name: str) -> str:
+    """A new account (through the API); its session cookie's token. The TestClient's cookie jar
+    is emptied: each player of a test carries its own cookie."""
+    r = client.post("/api/accounts", json={"name": name, "password": "password-" + name})
+    assert r.status_code == 201, r.text
+    token = r.cookies.get("tarot_session")
+    client.cookies.clear()
+    assert token
+    return str(token)
+
+
+def account(client: Any, name: str, peer: str) -> Player:
+    cookie = sign_up(client, name)
+    pl = Player(client, name, headers={"cookie": f"tarot_session={cookie}", "x-peer": peer})
+    assert pl.messages[-1]["player"]["account"] is True and pl.token is None
+    return pl
+
+
 def choose(view: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A legal action for a scripted client, from its view only."""
     opts = view.get("ecart_options")

@@ -11,31 +11,13 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, select
 
-from server_harness import Player, create_table, db_url, drive, make_client
+from server_harness import Player, account, create_table, db_url, drive, make_client
 from tarot.server import cancelvote, competition, players
 from tarot.server.ratings import new_rating, rate
 from tarot.server.schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow
 from tarot.server.store import normalize_url
 
 KINDS = ["sqlite", "postgres"]
-
-
-def sign_up(client: Any, name: str) -> str:
-    """A new account (through the API); its session cookie's token. The TestClient's cookie jar
-    is emptied: each player of a test carries its own cookie."""
-    r = client.post("/api/accounts", json={"name": name, "password": "password-" + name})
-    assert r.status_code == 201, r.text
-    token = r.cookies.get("tarot_session")
-    client.cookies.clear()
-    assert token
-    return str(token)
-
-
-def account(client: Any, name: str, peer: str) -> Player:
-    cookie = sign_up(client, name)
-    pl = Player(client, name, headers={"cookie": f"tarot_session={cookie}", "x-peer": peer})
-    assert pl.messages[-1]["player"]["account"] is True and pl.token is None
-    return pl
 
 
 def rows(url: str, stmt: Any) -> list[Any]:

@@ -3,6 +3,7 @@ TAROT_TEST_POSTGRES_URL is set, on PostgreSQL too."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 import time
@@ -822,7 +823,7 @@ def test_a_deal_annulled_at_once_is_redealt(tmp_path: Path, monkeypatch: pytest.
         # and four passes annul them too)
         assert [e["deal"] for e in starts] == list(range(1, len(starts) + 1)) and len(starts) >= 2
         # R4, R6: the next dealer deals again, each time
-        for before, after in zip(starts, starts[1:]):
+        for before, after in itertools.pairwise(starts):
             assert after["dealer"] == (before["dealer"] + 1) % 4
         host.close()
 

@@ -13,12 +13,12 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, func, insert, select, update
 
-from server_harness import Player, create_table, db_url, drive, make_client
+from server_harness import Player, account, create_table, db_url, drive, make_client
 from tarot.engine import Contract, DealRecord, PoigneeSize, Side, score_deal, variant
 from tarot.server import stats
 from tarot.server.schema import DealRow, GamePlayerRow, GameRow, PlayerRow, TableRow
 from tarot.server.store import normalize_url
-from test_competition import account, seat_bots
+from test_competition import seat_bots
 
 KINDS = ["sqlite", "postgres"]
 CONTRACTS = ["prise", "garde", "garde_sans", "garde_contre"]

@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import api, history_api, players, stats_api
+from . import api, challenge_api, challenge_tables, history_api, players, stats_api
 from . import protocol as p
 from .accounts import SESSION_COOKIE
 from .api import GuardedApi
@@ -68,6 +68,10 @@ async def _handle(conn: Connection, text: str) -> None:
         await _mute(conn, msg)
     elif isinstance(msg, p.Friends | p.AddFriend | p.RemoveFriend):
         await hub.presence.handle(conn, msg)
+    elif isinstance(msg, p.Challenge):
+        conn.send(await challenge_tables.state(hub, conn))
+    elif isinstance(msg, p.ChallengePlay):
+        conn.send(await challenge_tables.play(hub, conn, msg.deal))
     elif isinstance(msg, p.CreateTable):
         refused = hub.refuse_create(conn.player_id, conn.ws.address) or await refuse_competitor(
             hub.services, msg.options, conn)
@@ -254,6 +258,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
 
     app.include_router(history_api.router())  # first: its /players/{name}/games before the profile's
     app.include_router(stats_api.router())  # before the profile's /players/{name:path} too
+    app.include_router(challenge_api.router())
     app.include_router(api.router())
     app.add_middleware(GuardedApi)
     app.add_middleware(SecurityHeaders)

@@ -42,6 +42,9 @@ class ServerGame(KeepsScore):
     competitive: bool = False  # its end brings ratings, chips and XP (``competition``)
     outcome: list[dict[str, Any]] | None = None  # what its end brought each seat (competitive)
     cancelled: bool = False  # by agreement (``cancelvote``): no ranking
+    # Its deals are imposed (a daily challenge's): one dealt is one played, never dealt again,
+    # even when everybody passes (its result, 0 each, is compared with everyone else's).
+    imposed: bool = False
     current: DealInfo | None = None
     score_sheet: ScoreSheet = field(init=False, repr=False)
 
@@ -50,7 +53,7 @@ class ServerGame(KeepsScore):
 
     @property
     def is_over(self) -> bool:
-        return self.played >= self.deals
+        return (len(self.rows) if self.imposed else self.played) >= self.deals
 
     @property
     def next_dealer(self) -> int:

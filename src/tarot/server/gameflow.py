@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tarot.engine import Action, Ecart, IllegalAction, action_from_dict, action_to_dict
 
-from . import competition, players
+from . import challenge, competition, players
 from . import protocol as p
 from .game import DealInfo, ServerGame
 from .players import NotEnoughChips
@@ -52,9 +52,12 @@ class GameFlow:
     async def start_game(self) -> None:
         t = self.table
         n = t.options.players
-        game = ServerGame(n, t.options.deals, first_dealer=t.services.chance.randrange(n),
-                          number=t.games_played + 1)
-        info = game.new_deal(*t.services.seed_and_salt())
+        imposed = t.imposed
+        first = imposed.dealer if imposed is not None else t.services.chance.randrange(n)
+        game = ServerGame(n, t.options.deals, first_dealer=first, number=t.games_played + 1,
+                          imposed=imposed is not None)
+        dealt = (imposed.seed, imposed.salt) if imposed is not None else t.services.seed_and_salt()
+        info = game.new_deal(*dealt)
         store = t.services.store
         # The game, its first deal and the table now playing in one write: when many tables
         # start together, each waits for one transaction, not three in a row.
@@ -219,6 +222,8 @@ class GameFlow:
         store = t.services.store
         jobs: list[Job] = [(store.finish_game, (game.db_id, list(game.totals))),
                            (store.set_table_status, (t.id, "finished", t.version))]
+        if t.challenge is not None:  # the seat's score, for the challenge's results
+            jobs.append((challenge.finish, (t.id, game.db_id, game.totals[challenge.SEAT], last)))
         if game.competitive:
             # who went away and was still away at the end, past the grace (a bot played for them)
             # did not come back before the game's end: ranked last, as who left

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Cookie, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from . import history, players
 from .accounts import AccountError, clean_name, name_key
 from .api import OFFSET_MAX, _accounts, _error, _Route
+from .challenge_api import hidden_error, hidden_game
 
 GAME_ID_MAX = 2**31 - 1  # an integer column's largest (a bigger id is a 422, not a database error)
 PAGE_MAX = OFFSET_MAX // history.PAGE
 
 GameId = Annotated[int, Path(ge=1, le=GAME_ID_MAX)]
+Session = Annotated[str | None, Cookie()]
 
 
 def _key(name: str) -> str | None:
@@ -50,14 +52,18 @@ def router() -> APIRouter:
         return listed
 
     @api.get("/games/{gid}")
-    async def game(gid: GameId, request: Request) -> Any:
+    async def game(gid: GameId, request: Request, tarot_session: Session = None) -> Any:
         """A game and its deals that are done (never one in play), for its replay page."""
+        if await hidden_game(_accounts(request), gid, tarot_session):
+            return hidden_error()
         found = await _accounts(request).store.query(history.game, gid)
         return _no_game(gid) if found is None else found
 
     @api.get("/games/{gid}/records")
-    async def records(gid: GameId, request: Request) -> Any:
+    async def records(gid: GameId, request: Request, tarot_session: Session = None) -> Any:
         """The done deals' ``tarot-deal/1`` records: a game record, as a file to download."""
+        if await hidden_game(_accounts(request), gid, tarot_session):
+            return hidden_error()
         found = await _accounts(request).store.query(history.records, gid)
         if found is None:
             return _no_game(gid)

@@ -181,7 +181,10 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
     """A table as the store left it: its seats (the people away until they come back), its
     game and the deal under way replayed action by action."""
     row = loaded.row
-    t = Table(services, row.id, p.TableOptions.model_validate(row.options), row.host)
+    options = dict(row.options)
+    deal = options.pop("challenge", None)
+    t = Table(services, row.id, p.TableOptions.model_validate(options), row.host)
+    t.challenge = None if deal is None else p.ChallengeDeal.model_validate(deal)
     t.invite = row.invite
     t.seats = [Seat(player_id=s.get("player_id"), name=s.get("name", ""), bot=s.get("bot"),
                     account=s.get("account", False))
@@ -197,7 +200,7 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
         t.games_played = g.number
     if g is not None and g.status == "playing":
         game = ServerGame(g.players, g.deals, first_dealer=g.first_dealer, number=g.number, db_id=g.id,
-                          competitive=g.competitive)
+                          competitive=g.competitive, imposed=t.challenge is not None)
         for d, acts in loaded.deals:
             info = DealInfo(d.number, d.dealer, d.seed, d.salt,
                             Deal.new(g.players, d.dealer, seed=d.seed), db_id=d.id)

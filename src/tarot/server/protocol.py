@@ -47,6 +47,13 @@ class TableOptions(_Msg):
         return self
 
 
+class ChallengeDeal(_Msg):
+    """The daily challenge's deal a table plays (``challenge_tables``): set by the server only."""
+
+    day: str = Field(pattern=r"^\d{4}-\d{2}-\d{2}$")
+    deal: int = Field(ge=1, le=99)
+
+
 class Hello(_Msg):
     type: Literal["hello"]
     name: str | None = Field(default=None, max_length=40)
@@ -214,6 +221,19 @@ class InviteFriend(_Msg):
     player: str = Field(max_length=32)
 
 
+class Challenge(_Msg):
+    """Ask for today's challenge as this player sees it (a ``challenge`` answer)."""
+
+    type: Literal["challenge"]
+
+
+class ChallengePlay(_Msg):
+    """Play (or go back to) a deal of today's challenge: a ``created`` answer with its table."""
+
+    type: Literal["challenge_play"]
+    deal: int = Field(ge=1, le=99)
+
+
 class RemoveSpectator(_Msg):
     """The host sends a spectator away from the table (it may not come back to it)."""
 
@@ -224,12 +244,13 @@ class RemoveSpectator(_Msg):
 ClientMessage = Annotated[
     Hello | Lobby | CreateTable | Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | NextDeal
     | Act | Ping | CancelGame | CancelVote | Chat | Mute | RemoveSpectator | Friends | AddFriend
-    | RemoveFriend | InviteFriend,
+    | RemoveFriend | InviteFriend | Challenge | ChallengePlay,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "lobby", "create_table", "join", "sit", "leave", "add_bot", "remove_bot",
                 "set_options", "new_game", "next_deal", "act", "ping", "cancel_game", "cancel_vote", "chat",
-                "mute", "remove_spectator", "friends", "add_friend", "remove_friend", "invite_friend")
+                "mute", "remove_spectator", "friends", "add_friend", "remove_friend", "invite_friend",
+                "challenge", "challenge_play")
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -293,6 +314,7 @@ class TableSummary(_Out):
     host: str | None
     status: Literal["waiting", "playing", "finished"]
     seats: list[SeatSummary]
+    challenge: ChallengeDeal | None = None  # only at a challenge's table
 
 
 class LobbyList(_Out):
@@ -489,6 +511,20 @@ class Invitation(_Out):
     code: str | None
 
 
+class ChallengeState(_Out):
+    """Today's daily challenge as one player sees it (``challenge_tables.state``): each deal with
+    its dealer and commitment, and once played its score, mark and the accounts' results."""
+
+    type: Literal["challenge"]
+    day: str
+    players: int
+    bots: str
+    seat: int
+    deals: list[dict[str, Any]]
+    percentage: float | None
+    ranking: list[dict[str, Any]]
+
+
 def friends(listed: list[dict[str, Any]]) -> dict[str, Any]:
     return {"type": "friends", "friends": listed}
 
@@ -515,11 +551,12 @@ def chat_log(where: str, table: str | None, lines: list[dict[str, Any]]) -> dict
 
 ServerMessage = Annotated[
     Welcome | LobbyList | LobbyUpdate | Created | Invite | Snapshot | TableEvent | Missed | Error | Pong
-    | ChatMessage | ChatLog | Muted | FriendList | FriendUpdate | Invitation,
+    | ChatMessage | ChatLog | Muted | FriendList | FriendUpdate | Invitation | ChallengeState,
     Field(discriminator="type"),
 ]
 SERVER_TYPES = ("welcome", "lobby", "lobby_update", "created", "invite", "snapshot", "event", "missed",
-                "error", "pong", "chat", "chat_log", "muted", "friends", "friend_update", "invitation")
+                "error", "pong", "chat", "chat_log", "muted", "friends", "friend_update", "invitation",
+                "challenge")
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 

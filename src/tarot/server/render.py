@@ -84,11 +84,14 @@ class Renderer:
     def summary(self) -> dict[str, Any]:
         """The table as the lobby shows it."""
         table = self.table
-        return {"id": table.id, "options": table.options.model_dump(), "host": table.host,
-                "status": table.status,
-                "seats": [{"name": s.name or None, "bot": s.bot, "taken": not s.empty,
-                           "host": s.player_id is not None and s.player_id == table.host,
-                           "away": s.away_since is not None} for s in table.seats]}
+        out = {"id": table.id, "options": table.options.model_dump(), "host": table.host,
+               "status": table.status,
+               "seats": [{"name": s.name or None, "bot": s.bot, "taken": not s.empty,
+                          "host": s.player_id is not None and s.player_id == table.host,
+                          "away": s.away_since is not None} for s in table.seats]}
+        if table.challenge is not None:
+            out["challenge"] = table.challenge.model_dump()
+        return out
 
     def view_state(self, seat: int) -> dict[str, Any]:
         """The part of ``state(seat)`` that a card or a bid changes (``record`` sends the same,

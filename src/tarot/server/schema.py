@@ -173,3 +173,35 @@ class FriendRow(Base):
     player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     friend_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True)
     created: Mapped[float]
+
+
+class ChallengeDayRow(Base):
+    """A day's challenge (``challenge``): its deals come from ``secret``, which stays hidden until
+    the day is over (then anyone may check every deal, docs/duplicate.md)."""
+
+    __tablename__ = "challenge_days"
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)  # YYYY-MM-DD, UTC
+    players: Mapped[int]
+    deals: Mapped[int]
+    secret: Mapped[str] = mapped_column(String(64))
+    created: Mapped[float]
+
+
+class ChallengeEntryRow(Base):
+    """One player's play of one deal of a day's challenge: begun once (never dealt again), done
+    with the score of its seat when its game ends."""
+
+    __tablename__ = "challenge_entries"
+    __table_args__ = (UniqueConstraint("day", "deal", "player_id"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    day: Mapped[str] = mapped_column(ForeignKey("challenge_days.day"), index=True)
+    deal: Mapped[int]
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    table_id: Mapped[str] = mapped_column(String(32))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    status: Mapped[str] = mapped_column(String(16))  # playing, done
+    score: Mapped[int | None]
+    side: Mapped[str | None] = mapped_column(String(16))  # attack, defence, none (all passed)
+    contract: Mapped[str | None] = mapped_column(String(16))
+    created: Mapped[float]
+    finished: Mapped[float | None]

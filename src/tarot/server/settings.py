@@ -35,6 +35,7 @@ class Settings:
     flood_rate: float = 50.0  # a player's messages per second, sustained (limits.FloodLimits)
     flood_burst: float = 200.0  # … and at once
     flood_cooldown: float = 10.0  # seconds a player or an address that went over is cut off
+    challenge_deals: int = 8  # deals of each new day's challenge
 
 
 @dataclass

@@ -27,6 +27,7 @@ from tarot.engine import Deal
 from . import protocol as p
 from .autoplay import Auto, Autoplay
 from .cancelvote import CancelVoting
+from .challenge import Etui
 from .chat import Room
 from .eventlog import EventLog
 from .game import ServerGame
@@ -61,6 +62,9 @@ class Resume:
     or after the store refused it) ends it, then starts its next deal or ends the game; a pause
     between two deals whose time is up ends (``Intermission``); for any other table, nothing."""
 
+
+# What a challenge's table refuses: its seats, its options and its one game are the challenge's.
+FIXED_AT_CHALLENGE = (p.AddBot, p.RemoveBot, p.SetOptions, p.NewGame, p.CancelGame, p.InviteFriend)
 
 TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
                 | p.Act | p.Ping | p.CancelGame | p.CancelVote | p.Chat | p.RemoveSpectator | p.InviteFriend
@@ -97,6 +101,10 @@ class Table:
         self.voting = CancelVoting(self)
         self.chat = Room(services.chat, "table", tid)
         self.removed: set[str] = set()  # spectators the host sent away (``Seating.remove_spectator``)
+        # A daily challenge's table (``challenge_tables``): its deal, and the cards it imposes
+        # (known only until its game starts; a restored table has its deal in the store).
+        self.challenge: p.ChallengeDeal | None = None
+        self.imposed: Etui | None = None
 
     # --- public entry points (called from connections) ---------------------------------
 
@@ -203,6 +211,10 @@ class Table:
                 case _:  # Arm: nothing to handle; ``run`` then waits for the new deadline
                     pass
             return
+        if self.challenge is not None and isinstance(message, FIXED_AT_CHALLENGE):
+            client.send(p.error("a challenge's table plays its one deal as it is: seats, options and "
+                                "game cannot change", "challenge_table"))
+            return
         match message:
             case Gone():
                 await self.seating.gone(client)
@@ -291,5 +303,8 @@ class Table:
 
     def table_row(self, status: str) -> tuple[Any, ...]:
         """``Store.save_table``'s arguments for this table, with ``status``."""
-        return (self.id, self.host, self.options.model_dump(), [s.to_dict() for s in self.seats],
-                status, self.version, self.invite)
+        options = self.options.model_dump()
+        if self.challenge is not None:  # (kept with the options: ``hub.restore_table`` takes it back)
+            options["challenge"] = self.challenge.model_dump()
+        return (self.id, self.host, options, [s.to_dict() for s in self.seats], status, self.version,
+                self.invite)

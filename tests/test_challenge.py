@@ -1,0 +1,179 @@
+"""The daily challenge (issue 21): the same deals for everyone, each played once at a table of
+one's own against the same bots, compared by R26 with the accounts who held the same cards;
+guests play and see where they stand, only accounts rank; a deal's cards stay hidden from who
+has not played it. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_harness import Player, account, db_url, drive, make_client
+from tarot.engine import Bid, Deal
+from tarot.engine.duplicate import overall_percentage, rank_marks
+from tarot.server import challenge as ch
+from tarot.server.game import ServerGame
+
+KINDS = ["sqlite", "postgres"]
+DEALS = 2  # a short day: the rules are the same with 8
+
+
+def test_a_days_deals_are_fixed_by_its_secret_and_tell_nothing_of_each_other() -> None:
+    secret = "s" * 64
+    etuis = [ch.etui(secret, 4, n) for n in range(1, 9)]
+    assert [e.dealer for e in etuis] == [0, 1, 2, 3, 0, 1, 2, 3]  # the first bid goes round
+    assert etuis == [ch.etui(secret, 4, n) for n in range(1, 9)]  # everyone gets the same
+    assert len({e.seed for e in etuis}) == 8 and len({e.salt for e in etuis}) == 8
+    for e in etuis:
+        assert not Deal.new(4, e.dealer, seed=e.seed).is_over  # never a petit sec (R6)
+        assert e.commitment == hashlib.sha256(f"{e.seed}:{e.salt}".encode()).hexdigest()
+        assert secret not in e.seed and secret not in e.salt
+    assert ch.etui("t" * 64, 4, 1).seed != etuis[0].seed
+
+
+def test_an_imposed_deal_that_everybody_passes_is_played_not_dealt_again() -> None:
+    """A challenge's deal where all four pass scores 0 for everyone and ends the game (a
+    table's usual game deals again: the passes are not a deal played, R6)."""
+    for imposed in (True, False):
+        game = ServerGame(4, 1, first_dealer=0, imposed=imposed)
+        game.current = game.new_deal("0", "salt")
+        for seat in (1, 2, 3, 0):
+            game.apply(Bid(seat, None))
+        game.close_deal()
+        assert game.is_over is imposed
+
+
+def challenge(pl: Player) -> dict[str, Any]:
+    pl.send({"type": "challenge"})
+    return pl.expect("challenge")
+
+
+def play_deal(pl: Player, number: int, seed: int) -> dict[str, Any]:
+    """``pl`` plays deal ``number`` of today to its end; the state when it began."""
+    pl.state = None
+    pl.send({"type": "challenge_play", "deal": number})
+    tid = pl.expect("created")["table"]
+    pl.send({"type": "join", "table": tid})
+    pl.expect("snapshot")
+    first = pl.state
+    assert first is not None
+    drive([pl], seed=seed)
+    return first
+
+
+def expected_percentages(entries: list[tuple[str, int, int, str]]) -> dict[str, float]:
+    """R26 from the engine: (player, deal, score, side) → each player's percentage."""
+    marks: dict[tuple[str, int], float] = {}
+    for deal in {d for _, d, _, _ in entries}:
+        field = [(p, s) for p, d, s, _ in entries if d == deal]
+        for (p, _), m in zip(field, rank_marks([float(s) for _, s in field]), strict=True):
+            marks[(p, deal)] = m
+    out = {}
+    for player in {p for p, _, _, _ in entries}:
+        mine = [(d, side) for p, d, _, side in entries if p == player]
+        out[player] = overall_percentage([marks[(player, d)] for d, side in mine if side == "attack"],
+                                         [marks[(player, d)] for d, side in mine if side != "attack"])
+    return out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_two_accounts_and_a_guest_play_the_same_deals_and_only_accounts_rank(kind: str,
+                                                                             tmp_path: Path) -> None:
+    with make_client(db_url(kind, tmp_path), challenge_deals=DEALS) as client:
+        anne, bruno = account(client, "Anne", "10.0.0.1"), account(client, "Bruno", "10.0.0.2")
+        guest = Player(client, "Gaston")
+        days = [challenge(pl) for pl in (anne, bruno, guest)]
+        assert all(d["deals"] == days[0]["deals"] for d in days)  # the same commitments for all
+        assert [d["status"] for d in days[0]["deals"]] == ["new"] * DEALS
+        hands: dict[int, list[list[str]]] = {1: [], 2: []}
+        for seed, pl in enumerate((anne, bruno, guest)):
+            for number in (1, 2):
+                first = play_deal(pl, number, seed * 10 + number)
+                assert first["table"]["challenge"] == {"day": days[0]["day"], "deal": number}
+                assert first["game"]["commitment"] == days[0]["deals"][number - 1]["commitment"]
+                assert first["you"] == 0 and first["game"]["dealer"] == number - 1
+                hands[number].append(sorted(first["view"]["hand"]))
+                assert not pl.errors(), pl.errors()
+        for number in (1, 2):  # everyone held the same cards
+            assert hands[number][0] == hands[number][1] == hands[number][2]
+
+        # a deal is played once
+        anne.send({"type": "challenge_play", "deal": 1})
+        assert anne.expect("error")["code"] == "challenge_played"
+
+        mine = {pl.id: challenge(pl) for pl in (anne, bruno, guest)}
+        entries = [(pid, d["deal"], d["score"], d["side"]) for pid, day in mine.items() for d in day["deals"]]
+        accounts_only = [e for e in entries if e[0] != guest.id]
+        expected = expected_percentages(accounts_only)
+        for pl in (anne, bruno):
+            assert mine[pl.id]["percentage"] == pytest.approx(expected[pl.id], abs=0.01)
+            assert all(d["status"] == "done" and d["compared"] == 1 for d in mine[pl.id]["deals"])
+        # the guest stands among the accounts without weighing on them
+        with_guest = expected_percentages(accounts_only + [e for e in entries if e[0] == guest.id])
+        assert mine[guest.id]["percentage"] == pytest.approx(with_guest[guest.id], abs=0.01)
+        assert all(d["compared"] == 2 for d in mine[guest.id]["deals"])
+        ranking = mine[anne.id]["ranking"]
+        assert [r["name"] for r in ranking] == sorted(["Anne", "Bruno"], key=lambda n: -expected[
+            anne.id if n == "Anne" else bruno.id])
+        assert ranking[0]["rank"] == 1 and all(r["deals"] == DEALS for r in ranking)
+
+        # the public page of the day gives the same ranking, and keeps the secret until tomorrow
+        day = client.get(f"/api/challenge/days/{days[0]['day']}").json()
+        assert day["ranking"] == ranking and day["secret"] is None and day["played"] == 3
+        assert [d["commitment"] for d in day["deals"]] == [d["commitment"] for d in days[0]["deals"]]
+        month = client.get(f"/api/challenge/months/{days[0]['day'][:7]}").json()
+        assert month["ranking"] == []  # one day: under the month's minimum
+
+
+@pytest.mark.parametrize("kind", ["sqlite"])
+def test_a_deal_not_played_yet_stays_hidden(kind: str, tmp_path: Path) -> None:
+    """Its replay and records are refused to who has not played it (and to guests) while the
+    day lasts; who has played it sees them."""
+    with make_client(db_url(kind, tmp_path), challenge_deals=DEALS) as client:
+        anne = account(client, "Anne", "10.0.0.1")
+        play_deal(anne, 1, 1)
+        gid = challenge(anne)["deals"][0]["game"]
+        assert client.get(f"/api/games/{gid}").status_code == 403  # no session: a guest
+        assert client.get(f"/api/games/{gid}/records").json()["code"] == "challenge_hidden"
+        bruno = account(client, "Bruno", "10.0.0.2")
+        cookie = bruno_cookie(client)
+        assert client.get(f"/api/games/{gid}", headers={"cookie": f"tarot_session={cookie}"}).status_code == 403
+        play_deal(bruno, 1, 2)
+        assert client.get(f"/api/games/{gid}", headers={"cookie": f"tarot_session={cookie}"}).status_code == 200
+        assert client.get(f"/api/games/{gid}/records", headers={"cookie": f"tarot_session={cookie}"}).status_code == 200
+
+
+def bruno_cookie(client: Any) -> str:
+    r = client.post("/api/session", json={"name": "Bruno", "password": "password-Bruno"})
+    assert r.status_code == 200, r.text
+    token = r.cookies.get("tarot_session")
+    client.cookies.clear()
+    return str(token)
+
+
+def test_a_challenge_table_is_fixed_and_private_and_a_left_deal_is_found_again(tmp_path: Path) -> None:
+    with make_client(db_url("sqlite", tmp_path), challenge_deals=DEALS) as client:
+        guest = Player(client, "Gaston")
+        guest.send({"type": "challenge_play", "deal": 1})
+        tid = guest.expect("created")["table"]
+        guest.send({"type": "join", "table": tid})
+        guest.expect("snapshot")
+        for msg in ({"type": "add_bot", "seat": 1}, {"type": "remove_bot", "seat": 1}, {"type": "new_game"},
+                    {"type": "set_options", "options": {"players": 3}}, {"type": "cancel_game"}):
+            guest.send(msg)
+            assert guest.expect("error")["code"] == "challenge_table"
+        other = Player(client, "Nosy")
+        other.send({"type": "join", "table": tid})
+        assert other.expect("error")["code"] == "no_spectators"  # nobody looks at the cards
+        guest.send({"type": "challenge_play", "deal": 3})
+        assert guest.expect("error")["code"] == "bad_request"  # a day of two deals
+        token = guest.token
+        guest.close()
+        back = Player(client, "Gaston", token=token)
+        day = challenge(back)
+        assert day["deals"][0]["status"] == "playing" and day["deals"][0]["table"] == tid
+        back.send({"type": "challenge_play", "deal": 1})
+        assert back.expect("created")["table"] == tid  # the same table, the same cards
