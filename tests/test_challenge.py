@@ -139,11 +139,11 @@ def test_a_deal_not_played_yet_stays_hidden(kind: str, tmp_path: Path) -> None:
         assert client.get(f"/api/games/{gid}").status_code == 403  # no session: a guest
         assert client.get(f"/api/games/{gid}/records").json()["code"] == "challenge_hidden"
         bruno = account(client, "Bruno", "10.0.0.2")
-        cookie = bruno_cookie(client)
-        assert client.get(f"/api/games/{gid}", headers={"cookie": f"tarot_session={cookie}"}).status_code == 403
+        as_bruno = {"cookie": f"tarot_session={bruno_cookie(client)}"}
+        assert client.get(f"/api/games/{gid}", headers=as_bruno).status_code == 403
         play_deal(bruno, 1, 2)
-        assert client.get(f"/api/games/{gid}", headers={"cookie": f"tarot_session={cookie}"}).status_code == 200
-        assert client.get(f"/api/games/{gid}/records", headers={"cookie": f"tarot_session={cookie}"}).status_code == 200
+        assert client.get(f"/api/games/{gid}", headers=as_bruno).status_code == 200
+        assert client.get(f"/api/games/{gid}/records", headers=as_bruno).status_code == 200
 
 
 def bruno_cookie(client: Any) -> str:
@@ -177,3 +177,52 @@ def test_a_challenge_table_is_fixed_and_private_and_a_left_deal_is_found_again(t
         assert day["deals"][0]["status"] == "playing" and day["deals"][0]["table"] == tid
         back.send({"type": "challenge_play", "deal": 1})
         assert back.expect("created")["table"] == tid  # the same table, the same cards
+
+
+def entry(player: str, day: str, deal: int, score: int, side: str = "defence",
+          account: bool = True) -> ch.Entry:
+    return ch.Entry(day, deal, player, player.capitalize(), account, "t", None, "done", score, side, "garde")
+
+
+def test_the_days_ranking_counts_accounts_that_played_every_deal_and_shares_ties() -> None:
+    from tarot.server.challenge_ranking import day_ranking
+
+    day = "2026-11-01"
+    results = [entry("anne", day, 1, 100, "attack"), entry("bruno", day, 1, -50), entry("chloe", day, 1, -50),
+               entry("anne", day, 2, 20), entry("bruno", day, 2, 20), entry("chloe", day, 2, 20),
+               entry("david", day, 1, 300, "attack"),  # one deal of two: not ranked, but in the marks
+               entry("guest", day, 1, 999, "attack", account=False),
+               entry("guest", day, 2, 999, account=False)]
+    ranking = day_ranking(results, 2)
+    # deal 1: 300, 100, -50, -50 → David 100, Anne 66.67, Bruno and Chloé 16.67; deal 2: all 50
+    assert [(s.rank, s.name) for s in ranking] == [(1, "Anne"), (2, "Bruno"), (2, "Chloe")]
+    assert ranking[0].percentage == pytest.approx(66.6667 / 4 + 50 * 3 / 4, abs=1e-3)
+    assert ranking[1].percentage == ranking[2].percentage == pytest.approx((100 / 6 + 50) / 2, abs=1e-3)
+
+
+def test_the_months_ranking_needs_three_complete_days() -> None:
+    from tarot.server.challenge_ranking import month_ranking
+
+    results = []
+    for d, (a, b) in enumerate([(10, 0), (0, 10), (10, 0)], start=1):
+        day = f"2026-11-0{d}"
+        results += [entry("anne", day, 1, a), entry("bruno", day, 1, b)]
+    results += [entry("chloe", "2026-11-01", 1, 5), entry("chloe", "2026-11-02", 1, 5)]  # two days
+    ranking = month_ranking(results, {f"2026-11-0{d}": 1 for d in (1, 2, 3)})
+    assert [(r["name"], r["days"]) for r in ranking] == [("Anne", 3), ("Bruno", 3)]
+    # day 1: anne 100, chloé 50, bruno 0; day 2: bruno 100, chloé 50, anne 0; day 3: anne 100, bruno 0
+    assert ranking[0]["percentage"] == pytest.approx(200 / 3, abs=0.01)
+    assert ranking[1]["percentage"] == pytest.approx(100 / 3, abs=0.01)
+
+
+def test_the_challenge_api_refuses_days_it_has_not(tmp_path: Path) -> None:
+    with make_client(db_url("sqlite", tmp_path), challenge_deals=DEALS) as client:
+        r = client.get("/api/challenge/days/2999-01-01")
+        assert (r.status_code, r.json()["code"]) == (404, "no_challenge")
+        assert client.get("/api/challenge/days/2020-01-01").status_code == 404  # nobody played it
+        r = client.get("/api/challenge/days/yesterday")
+        assert (r.status_code, r.json()["code"]) == (422, "bad_request")
+        today = ch.today()
+        assert len(client.get(f"/api/challenge/days/{today}").json()["deals"]) == DEALS
+        assert client.get(f"/api/challenge/months/{today[:7]}").json()["ranking"] == []
+        assert client.get("/api/challenge/months/2026-13-01").status_code == 422
