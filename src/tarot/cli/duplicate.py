@@ -21,7 +21,7 @@ import secrets
 import sys
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -31,16 +31,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from tarot.engine import (
-    Deal,
-    DealRecord,
-    RecordError,
-    Score,
-    defender_mark,
-    overall_percentage,
-    rank_marks,
-    score_summary,
-)
+from tarot.engine import Deal, DealRecord, RecordError, Score, score_summary
+from tarot.engine.duplicate import Standing, TableMarks, TableResult, mark_tables, rank_standings
 
 from .duplicate_sheet import sheets_html
 from .files import read_text
@@ -360,38 +352,15 @@ class Marked:
     attack: tuple[bool, ...]
 
 
+def _table(e: Entry) -> TableResult:
+    s = e.score
+    return TableResult(e.names, e.scores, None if s is None else s.taker, None if s is None else s.partner)
+
+
 def mark_deal(entries: Sequence[Entry]) -> list[Marked]:
-    """R26 marks of one deal's tables (see the module docstring for who gets which)."""
-    players = len(entries[0].names)
-    by_seat = [rank_marks([e.scores[seat] for e in entries]) for seat in range(players)]
-    out = []
-    for i, e in enumerate(entries):
-        attack = tuple(e.attacks(seat) for seat in range(players))
-        if e.score is None:
-            marks = tuple(by_seat[seat][i] for seat in range(players))
-        else:
-            mark = by_seat[e.score.taker][i]
-            marks = tuple(mark if attack[seat] else defender_mark(mark) for seat in range(players))
-        out.append(Marked(e, marks, attack))
-    return out
-
-
-@dataclass
-class Standing:
-    """A player's marks; ``percentage`` is R26's ¼ attack + ¾ defence."""
-
-    player: str
-    attack: list[float] = field(default_factory=list)
-    defence: list[float] = field(default_factory=list)
-    rank: int = 0
-
-    @property
-    def deals(self) -> int:
-        return len(self.attack) + len(self.defence)
-
-    @property
-    def percentage(self) -> float:
-        return overall_percentage(self.attack, self.defence)
+    """R26 marks of one deal's tables (the engine's ``mark_tables``)."""
+    return [Marked(e, m.marks, m.attack) for e, m in zip(entries, mark_tables([_table(e) for e in entries]),
+                                                         strict=True)]
 
 
 def _name_key(name: str) -> str:
@@ -401,18 +370,8 @@ def _name_key(name: str) -> str:
 
 def rank_players(deals: Sequence[tuple[int, list[Marked]]]) -> list[Standing]:
     """The ranking: best percentage first (ties share a rank, listed by name)."""
-    standings: dict[str, Standing] = {}
-    for _, marked in deals:
-        for m in marked:
-            for seat, name in enumerate(m.entry.names):
-                s = standings.setdefault(name, Standing(name))
-                (s.attack if m.attack[seat] else s.defence).append(m.marks[seat])
-    ordered = sorted(standings.values(),
-                     key=lambda s: (-round(s.percentage, 9), _name_key(s.player), s.player))
-    for i, s in enumerate(ordered):
-        same = i and round(s.percentage, 9) == round(ordered[i - 1].percentage, 9)
-        s.rank = ordered[i - 1].rank if same else i + 1
-    return ordered
+    return rank_standings(((_table(m.entry), TableMarks(m.marks, m.attack)) for _, marked in deals
+                           for m in marked), order=_name_key)
 
 
 def duplicate_report(entries: Sequence[Entry]) -> tuple[list[Standing], list[tuple[int, list[Marked]]]]:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 
 def rank_marks(results: Sequence[float]) -> list[float]:
@@ -48,3 +50,79 @@ def overall_percentage(attack_marks: Sequence[float], defence_marks: Sequence[fl
 def match_points(gap: float) -> float:
     """R26 team matches: a score gap on a deal is worth √gap match points, with the gap's sign."""
     return math.copysign(math.sqrt(abs(gap)), gap)
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """One deal at one table: who sat at each seat (names or ids), each seat's score, and the
+    taker's side (``taker`` None: everybody passed)."""
+
+    players: tuple[str, ...]
+    scores: tuple[int, ...]
+    taker: int | None
+    partner: int | None = None
+
+    def attacks(self, seat: int) -> bool:
+        return self.taker is not None and seat in (self.taker, self.partner)
+
+
+@dataclass(frozen=True)
+class TableMarks:
+    """Each seat's R26 mark (0–100) at one table of a deal, and whether it was an attack mark."""
+
+    marks: tuple[float, ...]
+    attack: tuple[bool, ...]
+
+
+def mark_tables(tables: Sequence[TableResult]) -> list[TableMarks]:
+    """R26 marks of one deal played at several tables. The seats are ranked across the tables
+    seat by seat (the same seat held the same cards); at each table the taker's side (the taker,
+    and the partner at 5 players) gets the taker's seat mark as an attack mark and every defender
+    100 minus it as a defence mark; where everybody passed, each player gets their own seat's mark
+    as a defence mark."""
+    n = len(tables[0].players)
+    by_seat = [rank_marks([t.scores[seat] for t in tables]) for seat in range(n)]
+    out = []
+    for i, t in enumerate(tables):
+        attack = tuple(t.attacks(seat) for seat in range(n))
+        if t.taker is None:
+            marks = tuple(by_seat[seat][i] for seat in range(n))
+        else:
+            mark = by_seat[t.taker][i]
+            marks = tuple(mark if attack[seat] else defender_mark(mark) for seat in range(n))
+        out.append(TableMarks(marks, attack))
+    return out
+
+
+@dataclass
+class Standing:
+    """A player's marks; ``percentage`` is R26's ¼ attack + ¾ defence."""
+
+    player: str
+    attack: list[float] = field(default_factory=list)
+    defence: list[float] = field(default_factory=list)
+    rank: int = 0
+
+    @property
+    def deals(self) -> int:
+        return len(self.attack) + len(self.defence)
+
+    @property
+    def percentage(self) -> float:
+        return overall_percentage(self.attack, self.defence)
+
+
+def rank_standings(marked: Iterable[tuple[TableResult, TableMarks]],
+                   order: Callable[[str], Any] = str) -> list[Standing]:
+    """Every player's standing, best percentage first; equal percentages share a rank (listed by
+    ``order`` of the player)."""
+    standings: dict[str, Standing] = {}
+    for table, m in marked:
+        for seat, player in enumerate(table.players):
+            s = standings.setdefault(player, Standing(player))
+            (s.attack if m.attack[seat] else s.defence).append(m.marks[seat])
+    ordered = sorted(standings.values(), key=lambda s: (-round(s.percentage, 9), order(s.player), s.player))
+    for i, s in enumerate(ordered):
+        same = i and round(s.percentage, 9) == round(ordered[i - 1].percentage, 9)
+        s.rank = ordered[i - 1].rank if same else i + 1
+    return ordered
