@@ -15,7 +15,7 @@ from server_harness import Player, account, db_url, drive, make_client
 from tarot.engine import Bid, Deal
 from tarot.engine.duplicate import overall_percentage, rank_marks
 from tarot.server import challenge as ch
-from tarot.server.game import ServerGame
+from tarot.server.game import Etui, ServerGame
 
 KINDS = ["sqlite", "postgres"]
 DEALS = 2  # a short day: the rules are the same with 8
@@ -38,7 +38,7 @@ def test_an_imposed_deal_that_everybody_passes_is_played_not_dealt_again() -> No
     """A challenge's deal where all four pass scores 0 for everyone and ends the game (a
     table's usual game deals again: the passes are not a deal played, R6)."""
     for imposed in (True, False):
-        game = ServerGame(4, 1, first_dealer=0, imposed=imposed)
+        game = ServerGame(4, 1, first_dealer=0, etuis=(Etui(1, 0, "0", "salt"),) if imposed else ())
         game.current = game.new_deal("0", "salt")
         for seat in (1, 2, 3, 0):
             game.apply(Bid(seat, None))

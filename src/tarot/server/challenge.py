@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection
 
 from tarot.engine import Deal
 
-from .game import commitment
+from .game import Etui
 from .schema import ChallengeDayRow, ChallengeEntryRow, PlayerRow
 
 PLAYERS = 4
@@ -43,20 +43,6 @@ def today() -> str:
 
 def month_of(day: str) -> str:
     return day[:7]
-
-
-@dataclass(frozen=True)
-class Etui:
-    """One deal of a day's challenge, as every player gets it."""
-
-    number: int  # 1-based
-    dealer: int
-    seed: str
-    salt: str
-
-    @property
-    def commitment(self) -> str:
-        return commitment(self.seed, self.salt)
 
 
 def _mac(secret: str, what: str) -> str:

@@ -1,6 +1,6 @@
 """The daily challenge at the tables: a player's day (``challenge``, over the websocket) and a
 table of its own for each deal (``challenge_play``): seat 0 the player, the other seats the
-day's bots, the deal imposed (``challenge.Etui``) and nothing else to choose."""
+day's bots, the deal imposed (``game.Etui``) and nothing else to choose."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ async def play(hub: Hub, conn: Connection, number: int) -> dict[str, Any]:
                                              "spectators": False})
     table = Table(hub.services, tid, options, conn.player_id)
     table.challenge = p.ChallengeDeal(day=day.day, deal=number)
-    table.imposed = day.etui(number)
+    table.imposed = [day.etui(number)]
     table.seats = [Seat(player_id=conn.player_id, name=conn.name, account=conn.account, address=conn.address)]
     table.seats += [Seat(bot=ch.BOT, name=f"{ch.BOT.capitalize()} {i + 1}") for i in range(1, day.players)]
     store = hub.store

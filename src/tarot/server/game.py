@@ -17,6 +17,24 @@ def commitment(seed: str, salt: str) -> str:
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
+@dataclass(frozen=True)
+class Etui:
+    """A deal imposed on a table (duplicate: the same cards at other tables): its number in its
+    set, its dealer, its seed and its commitment's salt."""
+
+    number: int  # 1-based in its set
+    dealer: int
+    seed: str
+    salt: str
+
+    @property
+    def commitment(self) -> str:
+        return commitment(self.seed, self.salt)
+
+    def to_list(self) -> list[Any]:
+        return [self.number, self.dealer, self.seed, self.salt]
+
+
 @dataclass
 class DealInfo:
     number: int  # 1-based among all deals of the game (redeals included)
@@ -26,6 +44,7 @@ class DealInfo:
     deal: Deal
     db_id: int | None = None
     actions: int = 0  # actions applied (the index of the next one)
+    etui: int | None = None  # an imposed deal's number in its set (``Etui``)
 
     @property
     def commitment(self) -> str:
@@ -42,9 +61,10 @@ class ServerGame(KeepsScore):
     competitive: bool = False  # its end brings ratings, chips and XP (``competition``)
     outcome: list[dict[str, Any]] | None = None  # what its end brought each seat (competitive)
     cancelled: bool = False  # by agreement (``cancelvote``): no ranking
-    # Its deals are imposed (a daily challenge's): one dealt is one played, never dealt again,
-    # even when everybody passes (its result, 0 each, is compared with everyone else's).
-    imposed: bool = False
+    # Its deals, when they are imposed (duplicate: a daily challenge's, an event's), in order: one
+    # dealt is one played, never dealt again, even when everybody passes (its result, 0 each, is
+    # compared with the other tables').
+    etuis: tuple[Etui, ...] = ()
     current: DealInfo | None = None
     score_sheet: ScoreSheet = field(init=False, repr=False)
 
@@ -53,15 +73,19 @@ class ServerGame(KeepsScore):
 
     @property
     def is_over(self) -> bool:
-        return (len(self.rows) if self.imposed else self.played) >= self.deals
+        return (len(self.rows) if self.etuis else self.played) >= self.deals
 
     @property
     def next_dealer(self) -> int:
         return self.score_sheet.next_dealer
 
     def new_deal(self, seed: str | None = None, salt: str | None = None) -> DealInfo:
-        """Deal the next deal. It is not ``current`` yet: the table makes it so once it is stored
-        and the previous deal's end is announced."""
+        """Deal the next deal (the next imposed one, if any). It is not ``current`` yet: the table
+        makes it so once it is stored and the previous deal's end is announced."""
+        if self.etuis:
+            e = self.etuis[len(self.rows)]
+            return DealInfo(len(self.rows) + 1, e.dealer, e.seed, e.salt,
+                            Deal.new(self.players, e.dealer, seed=e.seed), etui=e.number)
         seed = seed or secrets.token_hex(16)
         salt = salt or secrets.token_hex(16)
         dealer = self.next_dealer

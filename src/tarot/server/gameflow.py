@@ -52,12 +52,11 @@ class GameFlow:
     async def start_game(self) -> None:
         t = self.table
         n = t.options.players
-        imposed = t.imposed
-        first = imposed.dealer if imposed is not None else t.services.chance.randrange(n)
+        etuis = t.imposed
+        first = etuis[0].dealer if etuis else t.services.chance.randrange(n)
         game = ServerGame(n, t.options.deals, first_dealer=first, number=t.games_played + 1,
-                          imposed=imposed is not None)
-        dealt = (imposed.seed, imposed.salt) if imposed is not None else t.services.seed_and_salt()
-        info = game.new_deal(*dealt)
+                          etuis=tuple(etuis or ()))
+        info = game.new_deal(*(() if etuis else t.services.seed_and_salt()))
         store = t.services.store
         # The game, its first deal and the table now playing in one write: when many tables
         # start together, each waits for one transaction, not three in a row.
@@ -190,7 +189,7 @@ class GameFlow:
         if game.is_over:
             jobs += self._game_end_jobs(game, result)
         else:
-            following = game.new_deal(*t.services.seed_and_salt())
+            following = game.new_deal(*(() if game.etuis else t.services.seed_and_salt()))
             jobs += [(store.game_totals, (game.db_id, list(game.totals))),
                      (store.start_deal, (game.db_id, following.number, following.dealer,
                                          following.seed, following.salt, following.commitment))]

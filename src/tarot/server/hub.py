@@ -18,7 +18,7 @@ from .accounts import Accounts
 from .botpool import BotPool
 from .chat import ChatServices, Room
 from .friends import Presence
-from .game import DealInfo, ServerGame
+from .game import DealInfo, Etui, ServerGame
 from .limits import FloodLimits, TableQuota
 from .seats import Client, Seat
 from .settings import Settings, TableServices
@@ -183,8 +183,10 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
     row = loaded.row
     options = dict(row.options)
     deal = options.pop("challenge", None)
+    imposed = options.pop("imposed", None)
     t = Table(services, row.id, p.TableOptions.model_validate(options), row.host)
     t.challenge = None if deal is None else p.ChallengeDeal.model_validate(deal)
+    t.imposed = None if imposed is None else [Etui(*e) for e in imposed]
     t.invite = row.invite
     t.seats = [Seat(player_id=s.get("player_id"), name=s.get("name", ""), bot=s.get("bot"),
                     account=s.get("account", False))
@@ -200,10 +202,11 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
         t.games_played = g.number
     if g is not None and g.status == "playing":
         game = ServerGame(g.players, g.deals, first_dealer=g.first_dealer, number=g.number, db_id=g.id,
-                          competitive=g.competitive, imposed=t.challenge is not None)
+                          competitive=g.competitive, etuis=tuple(t.imposed or ()))
         for d, acts in loaded.deals:
+            etui = game.etuis[d.number - 1].number if game.etuis else None
             info = DealInfo(d.number, d.dealer, d.seed, d.salt,
-                            Deal.new(g.players, d.dealer, seed=d.seed), db_id=d.id)
+                            Deal.new(g.players, d.dealer, seed=d.seed), db_id=d.id, etui=etui)
             game.current = info
             for a in acts:
                 action, _ = action_from_dict(a.action)

@@ -27,10 +27,9 @@ from tarot.engine import Deal
 from . import protocol as p
 from .autoplay import Auto, Autoplay
 from .cancelvote import CancelVoting
-from .challenge import Etui
 from .chat import Room
 from .eventlog import EventLog
-from .game import ServerGame
+from .game import Etui, ServerGame
 from .gameflow import GameFlow, Intermission
 from .render import Renderer
 from .seating import Seating, new_invite
@@ -101,10 +100,10 @@ class Table:
         self.voting = CancelVoting(self)
         self.chat = Room(services.chat, "table", tid)
         self.removed: set[str] = set()  # spectators the host sent away (``Seating.remove_spectator``)
-        # A daily challenge's table (``challenge_tables``): its deal, and the cards it imposes
-        # (known only until its game starts; a restored table has its deal in the store).
+        # A daily challenge's table (``challenge_tables``): its deal. A duplicate table's imposed
+        # deals, in the order it plays them (a challenge's, an event's).
         self.challenge: p.ChallengeDeal | None = None
-        self.imposed: Etui | None = None
+        self.imposed: list[Etui] | None = None
 
     # --- public entry points (called from connections) ---------------------------------
 
@@ -304,7 +303,10 @@ class Table:
     def table_row(self, status: str) -> tuple[Any, ...]:
         """``Store.save_table``'s arguments for this table, with ``status``."""
         options = self.options.model_dump()
-        if self.challenge is not None:  # (kept with the options: ``hub.restore_table`` takes it back)
+        # (kept with the options, never shown with them: ``hub.restore_table`` takes them back)
+        if self.challenge is not None:
             options["challenge"] = self.challenge.model_dump()
+        if self.imposed is not None:
+            options["imposed"] = [e.to_list() for e in self.imposed]
         return (self.id, self.host, options, [s.to_dict() for s in self.seats], status, self.version,
                 self.invite)
