@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import api, challenge_api, challenge_tables, history_api, players, stats_api
+from . import api, challenge_api, challenge_tables, events_api, history_api, players, stats_api
 from . import protocol as p
 from .accounts import SESSION_COOKIE
 from .api import GuardedApi
@@ -259,6 +259,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
     app.include_router(history_api.router())  # first: its /players/{name}/games before the profile's
     app.include_router(stats_api.router())  # before the profile's /players/{name:path} too
     app.include_router(challenge_api.router())
+    app.include_router(events_api.router())
     app.include_router(api.router())
     app.add_middleware(GuardedApi)
     app.add_middleware(SecurityHeaders)

@@ -15,8 +15,6 @@ period, as at any table); its end stores the seat's score with the game's end.""
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
-import hmac
 import secrets
 import time
 from dataclasses import dataclass
@@ -25,9 +23,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
-from tarot.engine import Deal
-
-from .game import Etui
+from .game import Etui, etui
 from .schema import ChallengeDayRow, ChallengeEntryRow, PlayerRow
 
 PLAYERS = 4
@@ -43,22 +39,6 @@ def today() -> str:
 
 def month_of(day: str) -> str:
     return day[:7]
-
-
-def _mac(secret: str, what: str) -> str:
-    return hmac.new(secret.encode(), what.encode(), hashlib.sha256).hexdigest()[:32]
-
-
-def etui(secret: str, players: int, number: int) -> Etui:
-    """Deal ``number`` of a day dealt from ``secret``: dealt by seat (number − 1) mod players (the
-    first bid goes round the table); its seed is the first of HMAC(secret, "seed/N/0"),
-    "seed/N/1"… whose deal has no petit sec (R6 would annul it for everyone)."""
-    dealer = (number - 1) % players
-    for k in range(1000):
-        seed = _mac(secret, f"seed/{number}/{k}")
-        if not Deal.new(players, dealer, seed=seed).is_over:
-            return Etui(number, dealer, seed, _mac(secret, f"salt/{number}"))
-    raise RuntimeError("no deal without a petit sec in 1000 seeds")  # (about 1 in 10**1000)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ the score sheet (R4, R25). No I/O: the table actor persists and broadcasts aroun
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +34,23 @@ class Etui:
 
     def to_list(self) -> list[Any]:
         return [self.number, self.dealer, self.seed, self.salt]
+
+
+def _mac(secret: str, what: str) -> str:
+    return hmac.new(secret.encode(), what.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def etui(secret: str, players: int, number: int) -> Etui:
+    """Deal ``number`` of a duplicate set (a challenge's day, an event) dealt from ``secret``:
+    dealt by seat (number − 1) mod players (the first bid goes round the table); its seed is the
+    first of HMAC(secret, "seed/N/0"), "seed/N/1"… whose deal has no petit sec (R6 would annul it
+    at every table)."""
+    dealer = (number - 1) % players
+    for k in range(1000):
+        seed = _mac(secret, f"seed/{number}/{k}")
+        if not Deal.new(players, dealer, seed=seed).is_over:
+            return Etui(number, dealer, seed, _mac(secret, f"salt/{number}"))
+    raise RuntimeError("no deal without a petit sec in 1000 seeds")  # (about 1 in 10**1000)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tarot.engine import Deal, action_from_dict
 
+from . import event_tables
 from . import protocol as p
 from .accounts import Accounts
 from .botpool import BotPool
@@ -142,6 +143,7 @@ class Hub:
             await asyncio.sleep(self.settings.sweep_every)
             try:
                 await self.sweep()
+                await event_tables.start_due(self)
             except Exception:  # a store that refuses now may accept at the next sweep
                 log.exception("sweeping empty tables failed")
 
@@ -184,9 +186,11 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
     options = dict(row.options)
     deal = options.pop("challenge", None)
     imposed = options.pop("imposed", None)
+    event = options.pop("event", None)
     t = Table(services, row.id, p.TableOptions.model_validate(options), row.host)
     t.challenge = None if deal is None else p.ChallengeDeal.model_validate(deal)
     t.imposed = None if imposed is None else [Etui(*e) for e in imposed]
+    t.at_event = None if event is None else p.EventTable.model_validate(event)
     t.invite = row.invite
     t.seats = [Seat(player_id=s.get("player_id"), name=s.get("name", ""), bot=s.get("bot"),
                     account=s.get("account", False))

@@ -54,6 +54,15 @@ class ChallengeDeal(_Msg):
     deal: int = Field(ge=1, le=99)
 
 
+class EventTable(_Msg):
+    """A duplicate event's table (``event_tables``): the event, the table's number, and who holds
+    each seat for the whole event (a bot's seat by a name of its own). Set by the server only."""
+
+    id: int
+    table: int
+    seats: list[str]
+
+
 class Hello(_Msg):
     type: Literal["hello"]
     name: str | None = Field(default=None, max_length=40)
@@ -308,6 +317,11 @@ class SeatSummary(_Out):
     away: bool
 
 
+class EventAt(_Out):
+    id: int
+    table: int  # 1-based
+
+
 class TableSummary(_Out):
     id: str
     options: TableOptions
@@ -315,6 +329,7 @@ class TableSummary(_Out):
     status: Literal["waiting", "playing", "finished"]
     seats: list[SeatSummary]
     challenge: ChallengeDeal | None = None  # only at a challenge's table
+    event: EventAt | None = None  # only at an event's table
 
 
 class LobbyList(_Out):
@@ -525,6 +540,18 @@ class ChallengeState(_Out):
     ranking: list[dict[str, Any]]
 
 
+class EventStart(_Out):
+    """A duplicate event one is registered for has started: the table where one sits."""
+
+    type: Literal["event_start"]
+    event: int
+    table: str
+
+
+def event_start(event: int, table: str) -> dict[str, Any]:
+    return {"type": "event_start", "event": event, "table": table}
+
+
 def friends(listed: list[dict[str, Any]]) -> dict[str, Any]:
     return {"type": "friends", "friends": listed}
 
@@ -551,12 +578,12 @@ def chat_log(where: str, table: str | None, lines: list[dict[str, Any]]) -> dict
 
 ServerMessage = Annotated[
     Welcome | LobbyList | LobbyUpdate | Created | Invite | Snapshot | TableEvent | Missed | Error | Pong
-    | ChatMessage | ChatLog | Muted | FriendList | FriendUpdate | Invitation | ChallengeState,
+    | ChatMessage | ChatLog | Muted | FriendList | FriendUpdate | Invitation | ChallengeState | EventStart,
     Field(discriminator="type"),
 ]
 SERVER_TYPES = ("welcome", "lobby", "lobby_update", "created", "invite", "snapshot", "event", "missed",
                 "error", "pong", "chat", "chat_log", "muted", "friends", "friend_update", "invitation",
-                "challenge")
+                "challenge", "event_start")
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 

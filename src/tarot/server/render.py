@@ -91,6 +91,8 @@ class Renderer:
                           "away": s.away_since is not None} for s in table.seats]}
         if table.challenge is not None:
             out["challenge"] = table.challenge.model_dump()
+        if table.at_event is not None:
+            out["event"] = {"id": table.at_event.id, "table": table.at_event.table}
         return out
 
     def view_state(self, seat: int) -> dict[str, Any]:

@@ -205,3 +205,57 @@ class ChallengeEntryRow(Base):
     contract: Mapped[str | None] = mapped_column(String(16))
     created: Mapped[float]
     finished: Mapped[float | None]
+
+
+class EventRow(Base):
+    """A duplicate event (``events``): its organiser's choices, its state and the secret its deals
+    come from (shown once it is over)."""
+
+    __tablename__ = "events"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(80))
+    organiser: Mapped[str] = mapped_column(ForeignKey("players.id"))
+    players: Mapped[int]
+    deals: Mapped[int]
+    starts: Mapped[float]
+    access: Mapped[str] = mapped_column(String(16))  # open, invite
+    bots: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # registering, playing, finished, cancelled
+    secret: Mapped[str] = mapped_column(String(64))
+    created: Mapped[float]
+    finished: Mapped[float | None]
+
+
+class EventPlayerRow(Base):
+    """A player invited to or registered for an event; once it starts, its table and seat; once it
+    is over, its percentage and rank."""
+
+    __tablename__ = "event_players"
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), primary_key=True)
+    player_id: Mapped[str] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+    invited: Mapped[bool] = mapped_column(Boolean, default=False)
+    registered: Mapped[bool] = mapped_column(Boolean, default=False)
+    table_no: Mapped[int | None]
+    table_id: Mapped[str | None] = mapped_column(String(32))
+    seat: Mapped[int | None]
+    percentage: Mapped[float | None] = mapped_column(Float)
+    rank: Mapped[int | None]
+
+
+class EventDealRow(Base):
+    """One deal (étui) of an event played at one of its tables: who held each seat (a bot's seat
+    by a name of its own) and how it scored."""
+
+    __tablename__ = "event_deals"
+    __table_args__ = (UniqueConstraint("event_id", "table_no", "etui"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    table_no: Mapped[int]
+    etui: Mapped[int]
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"))
+    seats: Mapped[list[str]] = mapped_column(JSON)
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    taker: Mapped[int | None]
+    partner: Mapped[int | None]
+    contract: Mapped[str] = mapped_column(String(16))
+    created: Mapped[float]

@@ -62,8 +62,8 @@ class Resume:
     between two deals whose time is up ends (``Intermission``); for any other table, nothing."""
 
 
-# What a challenge's table refuses: its seats, its options and its one game are the challenge's.
-FIXED_AT_CHALLENGE = (p.AddBot, p.RemoveBot, p.SetOptions, p.NewGame, p.CancelGame, p.InviteFriend)
+# What a duplicate table refuses (a challenge's, an event's): its seats, options and game are fixed.
+FIXED_AT_DUPLICATE = (p.AddBot, p.RemoveBot, p.SetOptions, p.NewGame, p.CancelGame, p.InviteFriend)
 
 TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
                 | p.Act | p.Ping | p.CancelGame | p.CancelVote | p.Chat | p.RemoveSpectator | p.InviteFriend
@@ -103,6 +103,7 @@ class Table:
         # A daily challenge's table (``challenge_tables``): its deal. A duplicate table's imposed
         # deals, in the order it plays them (a challenge's, an event's).
         self.challenge: p.ChallengeDeal | None = None
+        self.at_event: p.EventTable | None = None  # a duplicate event's table (``event_tables``)
         self.imposed: list[Etui] | None = None
 
     # --- public entry points (called from connections) ---------------------------------
@@ -210,9 +211,9 @@ class Table:
                 case _:  # Arm: nothing to handle; ``run`` then waits for the new deadline
                     pass
             return
-        if self.challenge is not None and isinstance(message, FIXED_AT_CHALLENGE):
-            client.send(p.error("a challenge's table plays its one deal as it is: seats, options and "
-                                "game cannot change", "challenge_table"))
+        if self.imposed is not None and isinstance(message, FIXED_AT_DUPLICATE):
+            client.send(p.error("a duplicate table (a challenge's, an event's) plays its deals as they are: "
+                                "seats, options and game cannot change", "challenge_table"))
             return
         match message:
             case Gone():
@@ -306,6 +307,8 @@ class Table:
         # (kept with the options, never shown with them: ``hub.restore_table`` takes them back)
         if self.challenge is not None:
             options["challenge"] = self.challenge.model_dump()
+        if self.at_event is not None:
+            options["event"] = self.at_event.model_dump()
         if self.imposed is not None:
             options["imposed"] = [e.to_list() for e in self.imposed]
         return (self.id, self.host, options, [s.to_dict() for s in self.seats], status, self.version,

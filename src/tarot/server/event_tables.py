@@ -1,0 +1,75 @@
+"""A duplicate event's tables (``events``): at its start the registered players are drawn into
+tables, bots fill the last one (if allowed), and each table plays every étui from its own first
+one; each player is told where it sits (``event_start``)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from . import events
+from . import protocol as p
+from .game import etui
+from .seats import Seat
+from .table import Table
+
+if TYPE_CHECKING:
+    from .hub import Hub
+
+log = logging.getLogger("tarot.server")
+
+
+def bot_seat(table_no: int, seat: int) -> str:
+    return f"{events.BOT_SEAT}{table_no}:{seat}"
+
+
+async def start(hub: Hub, eid: int) -> list[str]:
+    """Start event ``eid`` (once: a second call finds it started): its tables' ids. An event
+    whose players cannot fill its tables (no bots allowed) is cancelled, with ``EventError``."""
+    store = hub.store
+    event = await store.write(events.begin, eid)
+    if event is None:
+        raise events.EventError(409, "event_started", "the event has already started")
+    entrants = await store.query(events.registered, eid)
+    n = event.players
+    if not entrants or (len(entrants) % n and not event.bots):
+        await store.write(events.cancel, eid)
+        raise events.EventError(409, "event_cancelled", f"{len(entrants)} players cannot fill tables of {n} "
+                                "without bots: the event is cancelled")
+    hub.services.chance.shuffle(entrants)
+    tables: list[Table] = []
+    assignments = []
+    for table_no in range((len(entrants) + n - 1) // n):
+        mine = entrants[table_no * n:(table_no + 1) * n]
+        tid = f"{hub.services.chance.getrandbits(48):012x}"
+        options = p.TableOptions.model_validate({"players": n, "deals": event.deals, "private": True,
+                                                 "spectators": False})
+        table = Table(hub.services, tid, options, None)
+        bots = range(len(mine), n)
+        table.at_event = p.EventTable(id=eid, table=table_no + 1,
+                                      seats=[pid for pid, _ in mine] + [bot_seat(table_no, s) for s in bots])
+        # the movement: table t starts at étui t + 1, and goes round
+        table.imposed = [etui(event.secret, n, (table_no + i) % event.deals + 1) for i in range(event.deals)]
+        now = time.monotonic()
+        table.seats = [Seat(player_id=pid, name=name, account=True, away_since=now) for pid, name in mine]
+        table.seats += [Seat(bot=events.BOT, name=f"{events.BOT.capitalize()} {s + 1}") for s in bots]
+        assignments += [(pid, table_no, tid, s) for s, (pid, _) in enumerate(mine)]
+        tables.append(table)
+    await store.write(events.seat, eid, assignments, [t.table_row("waiting") for t in tables], store)
+    for table in tables:
+        await table.flow.start_game()  # before anyone may reach it: nothing else touches it yet
+        hub.tables[table.id] = table
+        table.start()
+    for pid, _, tid, _ in assignments:
+        hub.presence.tell(pid, p.event_start(eid, tid))
+    return [t.id for t in tables]
+
+
+async def start_due(hub: Hub) -> None:
+    """Start the events whose time has come (the hub's sweeper calls this)."""
+    for eid in await hub.store.query(events.due, time.time()):
+        try:
+            await start(hub, eid)
+        except events.EventError as e:
+            log.info("event %s: %s", eid, e.reason)

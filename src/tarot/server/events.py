@@ -1,0 +1,283 @@
+"""Duplicate events at tables (R26, issue 21): an organiser's event, its players, each deal played
+at each table, and its results. The tables themselves are ``event_tables``'; the routes
+``events_api``'s.
+
+The movement: the registered players are drawn into tables of the event's size (bots fill the
+last one if the organiser allows them); every table plays every étui once, each table starting
+at a different one (table t plays étuis t+1, t+2, … round to t), and a player keeps its seat all
+event long. So each player meets each deal once, and the players who held the same cards are
+those in the same seat at the other tables: they are the ones compared (``mark_tables``).
+
+A deal's results are shown once every table has played it (before that, they would tell the
+cards to a table still to play it); the ranking counts those deals only. At the end, the
+registered players' ranks (by percentage) update their ratings, as a game's totals do."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+
+from tarot.engine.duplicate import Standing, TableResult, mark_tables, rank_standings
+
+from . import players
+from .accounts import name_key
+from .ratings import rate_seats
+from .schema import EventDealRow, EventPlayerRow, EventRow, PlayerRow
+
+BOT = "heuristic"
+MAX_DEALS = 24
+BOT_SEAT = "bot:"  # a bot's seat, named "bot:<table>:<seat>" in the deals' rows (never ranked)
+
+
+class EventError(Exception):
+    def __init__(self, status: int, code: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.code, self.reason = status, code, reason
+
+
+@dataclass(frozen=True)
+class Event:
+    id: int
+    name: str
+    organiser: str
+    players: int
+    deals: int
+    starts: float
+    access: str
+    bots: bool
+    status: str
+    secret: str
+
+    def public(self, organiser_name: str) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "organiser": organiser_name, "players": self.players,
+                "deals": self.deals, "starts": self.starts, "access": self.access, "bots": self.bots,
+                "status": self.status, "secret": self.secret if self.status == "finished" else None}
+
+
+def _event(conn: Connection, eid: int) -> Event | None:
+    row = conn.execute(select(EventRow).where(EventRow.id == eid)).first()
+    return None if row is None else Event(row.id, row.name, row.organiser, row.players, row.deals, row.starts,
+                                          row.access, row.bots, row.status, row.secret)
+
+
+def get(conn: Connection, eid: int) -> Event:
+    found = _event(conn, eid)
+    if found is None:
+        raise EventError(404, "no_event", f"no event {eid}")
+    return found
+
+
+def create(conn: Connection, organiser: str, name: str, n: int, deals: int, starts: float, access: str,
+           bots: bool) -> int:
+    """A new event, its organiser registered; its id."""
+    key = conn.execute(insert(EventRow).values(
+        name=name, organiser=organiser, players=n, deals=deals, starts=starts, access=access, bots=bots,
+        status="registering", secret=secrets.token_hex(32), created=time.time())).inserted_primary_key
+    assert key is not None
+    eid = int(key[0])
+    conn.execute(insert(EventPlayerRow).values(event_id=eid, player_id=organiser, invited=True,
+                                               registered=True))
+    return eid
+
+
+def _entry(conn: Connection, eid: int, player: str) -> Any:
+    return conn.execute(select(EventPlayerRow).where(EventPlayerRow.event_id == eid,
+                                                     EventPlayerRow.player_id == player)).first()
+
+
+def register(conn: Connection, eid: int, player: str, registered: bool) -> None:
+    """Register ``player`` (or take it off the list) while the event takes registrations."""
+    event = get(conn, eid)
+    if event.status != "registering":
+        raise EventError(409, "event_started", "the event has started: registrations are closed")
+    found = _entry(conn, eid, player)
+    if registered and event.access == "invite" and (found is None or not found.invited):
+        raise EventError(403, "not_invited", "this event is by invitation: ask its organiser")
+    if found is None:
+        if registered:
+            conn.execute(insert(EventPlayerRow).values(event_id=eid, player_id=player, invited=False,
+                                                       registered=True))
+    else:
+        conn.execute(update(EventPlayerRow).where(EventPlayerRow.event_id == eid,
+                                                  EventPlayerRow.player_id == player)
+                     .values(registered=registered))
+
+
+def invite(conn: Connection, eid: int, organiser: str, names: list[str]) -> list[str]:
+    """The organiser invites accounts by name; the names that are no account's."""
+    event = get(conn, eid)
+    if event.organiser != organiser:
+        raise EventError(403, "not_organiser", "only the event's organiser may do this")
+    unknown = []
+    for name in names:
+        row = players.by_name(conn, name_key(name))
+        found = None if row is None or row.password_hash is None else row.id
+        if found is None:
+            unknown.append(name)
+        elif _entry(conn, eid, found) is None:
+            conn.execute(insert(EventPlayerRow).values(event_id=eid, player_id=found, invited=True,
+                                                       registered=False))
+        else:
+            conn.execute(update(EventPlayerRow).where(EventPlayerRow.event_id == eid,
+                                                      EventPlayerRow.player_id == found).values(invited=True))
+    return unknown
+
+
+def registered(conn: Connection, eid: int) -> list[tuple[str, str]]:
+    """The registered players (id, name), by name."""
+    return [(pid, name) for pid, name in conn.execute(
+        select(EventPlayerRow.player_id, PlayerRow.name)
+        .join(PlayerRow, PlayerRow.id == EventPlayerRow.player_id)
+        .where(EventPlayerRow.event_id == eid, EventPlayerRow.registered.is_(True)).order_by(PlayerRow.name))]
+
+
+def begin(conn: Connection, eid: int) -> Event | None:
+    """Close the registrations (once: the event that was registering is now playing); None if
+    it was not registering any more (another call began it)."""
+    done = conn.execute(update(EventRow).where(EventRow.id == eid, EventRow.status == "registering")
+                        .values(status="playing"))
+    return _event(conn, eid) if done.rowcount == 1 else None
+
+
+def seat(conn: Connection, eid: int, assignments: list[tuple[str, int, str, int]], rows: list[Any],
+         store: Any) -> None:
+    """Each registered player's (id, table number, table id, seat), with the tables' rows."""
+    for pid, table_no, tid, s in assignments:
+        conn.execute(update(EventPlayerRow)
+                     .where(EventPlayerRow.event_id == eid, EventPlayerRow.player_id == pid)
+                     .values(table_no=table_no, table_id=tid, seat=s))
+    for row in rows:
+        store.save_table(conn, *row)
+
+
+def cancel(conn: Connection, eid: int) -> None:
+    conn.execute(update(EventRow).where(EventRow.id == eid).values(status="cancelled", finished=time.time()))
+
+
+def due(conn: Connection, now: float) -> list[int]:
+    """The events whose start time has come and that still take registrations."""
+    return [int(i) for i in conn.execute(select(EventRow.id).where(EventRow.status == "registering",
+                                                                   EventRow.starts <= now))]
+
+
+def listing(conn: Connection, since: float) -> list[dict[str, Any]]:
+    """The events to come or under way, and those that ended since ``since``; soonest first."""
+    ids = conn.execute(select(EventRow.id).where(EventRow.status.in_(("registering", "playing"))
+                                                 | (EventRow.finished >= since)).order_by(EventRow.starts))
+    return [summary(conn, get(conn, eid)) for (eid,) in ids]
+
+
+def summary(conn: Connection, event: Event) -> dict[str, Any]:
+    organiser = players.by_id(conn, event.organiser)
+    return event.public(organiser.name if organiser is not None else "") | {
+        "registered": [name for _, name in registered(conn, event.id)]}
+
+
+# --- each deal at each table, and the results ------------------------------------------------
+
+
+def record_deal(conn: Connection, eid: int, table_no: int, etui: int, game_id: int | None, seats: list[str],
+                result: dict[str, Any]) -> None:
+    """A deal of the event played at one table (in the transaction of its end)."""
+    annulled = bool(result.get("annulled"))
+    conn.execute(insert(EventDealRow).values(
+        event_id=eid, table_no=table_no, etui=etui, game_id=game_id, seats=seats,
+        scores=list(result.get("scores") or [0] * len(seats)),
+        taker=None if annulled else result.get("taker"),
+        partner=None if annulled else result.get("partner"),
+        contract="pass" if annulled else str(result.get("contract")), created=time.time()))
+
+
+def _deals(conn: Connection, eid: int) -> list[Any]:
+    return list(conn.execute(select(EventDealRow).where(EventDealRow.event_id == eid)
+                             .order_by(EventDealRow.etui, EventDealRow.table_no)))
+
+
+def _tables(conn: Connection, eid: int) -> int:
+    nos = conn.execute(select(EventPlayerRow.table_no).where(EventPlayerRow.event_id == eid,
+                                                             EventPlayerRow.table_no.is_not(None)))
+    return len({n for (n,) in nos})
+
+
+def results(conn: Connection, eid: int) -> dict[str, Any]:
+    """Each deal played at every table (the tables side by side, with marks) and the ranking
+    of the registered players over those deals."""
+    tables = _tables(conn, eid)
+    by_etui: dict[int, list[Any]] = defaultdict(list)
+    for d in _deals(conn, eid):
+        by_etui[d.etui].append(d)
+    names = dict(registered(conn, eid))
+    complete = sorted(e for e, rows in by_etui.items() if tables and len(rows) == tables)
+    marked = []
+    deals_out = []
+    for etui in complete:
+        rows = by_etui[etui]
+        results_ = [TableResult(tuple(r.seats), tuple(r.scores), r.taker, r.partner) for r in rows]
+        marks = mark_tables(results_)
+        marked += list(zip(results_, marks, strict=True))
+        deals_out.append({"deal": etui, "tables": [
+            {"table": r.table_no + 1, "game": r.game_id, "contract": r.contract, "taker": r.taker,
+             "partner": r.partner, "names": [names.get(p, "") for p in r.seats], "scores": r.scores,
+             "marks": [round(x, 2) for x in m.marks],
+             "sides": ["attack" if a else "defence" for a in m.attack]}
+            for r, m in zip(rows, marks, strict=True)]})
+    standings = [s for s in rank_standings(marked, order=lambda pid: names.get(pid, "").casefold())
+                 if not s.player.startswith(BOT_SEAT)]
+    return {"deals": deals_out, "ranking": _ranking(standings, names)}
+
+
+def _ranking(standings: list[Standing], names: dict[str, str]) -> list[dict[str, Any]]:
+    """Ranks among the registered players only (a bot's seat is compared, never ranked)."""
+    out: list[dict[str, Any]] = []
+    for i, s in enumerate(standings):
+        same = out and out[-1]["percentage"] == round(s.percentage, 2)
+        out.append({"rank": out[-1]["rank"] if same else i + 1, "player": s.player,
+                    "name": names.get(s.player, ""), "percentage": round(s.percentage, 2), "deals": s.deals,
+                    "attack": len(s.attack)})
+    return out
+
+
+def table_done(conn: Connection, eid: int) -> bool:
+    """A table's game is over: if every table has played every deal, the event ends (its ranks
+    stored, the ratings of its players updated, in this transaction); True if it ended."""
+    event = get(conn, eid)
+    if event.status != "playing" or len(_deals(conn, eid)) < _tables(conn, eid) * event.deals:
+        return False
+    ranking = results(conn, eid)["ranking"]
+    for r in ranking:
+        conn.execute(update(EventPlayerRow).where(EventPlayerRow.event_id == eid,
+                                                  EventPlayerRow.player_id == r["player"])
+                     .values(percentage=r["percentage"], rank=r["rank"]))
+    if len(ranking) > 1:
+        ids = [r["player"] for r in ranking]
+        current = dict(zip(ids, players.ratings_of(conn, ids, event.players), strict=True))
+        new = rate_seats(current, ids, [r["rank"] for r in ranking])
+        players.save_ratings(conn, list(new), event.players, list(new.values()))
+    conn.execute(update(EventRow).where(EventRow.id == eid).values(status="finished", finished=time.time()))
+    return True
+
+
+def viewer(conn: Connection, eid: int, player: str) -> dict[str, Any]:
+    """What the event is to ``player``: invited, registered, organiser, and its table once seated."""
+    found = _entry(conn, eid, player)
+    return {"organiser": get(conn, eid).organiser == player,
+            "invited": bool(found and found.invited), "registered": bool(found and found.registered),
+            "table": found.table_id if found else None, "table_no": found.table_no + 1
+            if found and found.table_no is not None else None, "seat": found.seat if found else None}
+
+
+def seating(conn: Connection, eid: int) -> list[dict[str, Any]]:
+    """The registered players with their table and seat (once the event started) and, at the
+    end, their percentage and rank."""
+    rows = conn.execute(select(EventPlayerRow, PlayerRow.name)
+                        .join(PlayerRow, PlayerRow.id == EventPlayerRow.player_id)
+                        .where(EventPlayerRow.event_id == eid, EventPlayerRow.registered.is_(True)))
+    return sorted(({"name": r.name, "table": None if r.table_no is None else r.table_no + 1, "seat": r.seat,
+                    "percentage": r.percentage, "rank": r.rank} for r in rows),
+                  key=lambda x: (x["table"] or 0, x["seat"] or 0, x["name"]))

@@ -1,0 +1,142 @@
+"""Duplicate events' routes (docs/api.md, "Duplicate events"): creating one, registering,
+inviting, starting it, and its page (players, tables, results as the tables finish each deal).
+Every write needs a signed-in account; the lists and results are public."""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Cookie, Path, Request
+from fastapi.responses import JSONResponse
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+
+from . import event_tables, events
+from .accounts import Account
+from .api import Using, _error, _Route
+
+EventId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+Session = Annotated[str | None, Cookie()]
+RECENT = 7 * 86400  # finished events stay listed a week
+LATEST_START = 60 * 86400  # an event starts within two months
+
+
+class NewEvent(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str = Field(min_length=1, max_length=80)
+    players: Literal[3, 4, 5] = 4
+    deals: int = Field(default=8, ge=1, le=events.MAX_DEALS)
+    starts: AwareDatetime
+    access: Literal["open", "invite"] = "open"
+    bots: bool = True
+
+    @field_validator("name")
+    @classmethod
+    def _one_line(cls, v: str) -> str:
+        v = " ".join(v.split())
+        if not v:
+            raise ValueError("a name cannot be blank")
+        return v
+
+
+class Invitations(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    names: list[Annotated[str, Field(max_length=100)]] = Field(min_length=1, max_length=100)
+
+
+def _refused(e: events.EventError) -> JSONResponse:
+    return _error(e.status, e.code, e.reason)
+
+
+def router() -> APIRouter:
+    api = APIRouter(prefix="/api/events", route_class=_Route)
+
+    async def signed_in(accounts: Any, session: str | None) -> Account | JSONResponse:
+        account = await accounts.by_session(session)
+        return account if account is not None else _error(401, "signed_out", "sign in to do this")
+
+    @api.post("", status_code=201)
+    async def create(body: NewEvent, accounts: Using, tarot_session: Session = None) -> Any:
+        account = await signed_in(accounts, tarot_session)
+        if isinstance(account, JSONResponse):
+            return account
+        starts = body.starts.timestamp()
+        if not time.time() - 60 <= starts <= time.time() + LATEST_START:
+            return _error(422, "bad_start", "an event starts between now and two months from now")
+        eid = await accounts.store.write(events.create, account.id, body.name, body.players, body.deals,
+                                         starts, body.access, body.bots)
+        return await accounts.store.query(_summary, eid)
+
+    @api.get("")
+    async def listing(accounts: Using) -> Any:
+        """The events to come and under way, and those finished this past week."""
+        return {"events": await accounts.store.query(events.listing, time.time() - RECENT)}
+
+    @api.get("/{eid}")
+    async def page(eid: EventId, accounts: Using, tarot_session: Session = None) -> Any:
+        """The event, its players (their tables once it started), and the results so far."""
+        account = await accounts.by_session(tarot_session)
+        try:
+            return await accounts.store.query(_page, eid, account.id if account else None)
+        except events.EventError as e:
+            return _refused(e)
+
+    @api.post("/{eid}/registration")
+    async def register(eid: EventId, accounts: Using, tarot_session: Session = None) -> Any:
+        return await _registration(accounts, eid, tarot_session, True)
+
+    @api.delete("/{eid}/registration")
+    async def unregister(eid: EventId, accounts: Using, tarot_session: Session = None) -> Any:
+        return await _registration(accounts, eid, tarot_session, False)
+
+    async def _registration(accounts: Any, eid: int, session: str | None, on: bool) -> Any:
+        account = await signed_in(accounts, session)
+        if isinstance(account, JSONResponse):
+            return account
+        try:
+            await accounts.store.write(events.register, eid, account.id, on)
+        except events.EventError as e:
+            return _refused(e)
+        return await accounts.store.query(_page, eid, account.id)
+
+    @api.post("/{eid}/invitations")
+    async def invite(eid: EventId, body: Invitations, accounts: Using, tarot_session: Session = None) -> Any:
+        account = await signed_in(accounts, tarot_session)
+        if isinstance(account, JSONResponse):
+            return account
+        try:
+            unknown = await accounts.store.write(events.invite, eid, account.id, body.names)
+        except events.EventError as e:
+            return _refused(e)
+        return {"unknown": unknown}
+
+    @api.post("/{eid}/start")
+    async def start(eid: EventId, request: Request, accounts: Using, tarot_session: Session = None) -> Any:
+        """The organiser starts its event now (else it starts at its time)."""
+        account = await signed_in(accounts, tarot_session)
+        if isinstance(account, JSONResponse):
+            return account
+        try:
+            event = await accounts.store.query(events.get, eid)
+            if event.organiser != account.id:
+                raise events.EventError(403, "not_organiser", "only the event's organiser may do this")
+            tables = await event_tables.start(request.app.state.hub, eid)
+        except events.EventError as e:
+            return _refused(e)
+        return {"tables": len(tables)}
+
+    return api
+
+
+def _summary(conn: Any, eid: int) -> dict[str, Any]:
+    return events.summary(conn, events.get(conn, eid))
+
+
+def _page(conn: Any, eid: int, viewer: str | None) -> dict[str, Any]:
+    event = events.get(conn, eid)
+    out = events.summary(conn, event) | events.results(conn, eid)
+    out["starts_at"] = dt.datetime.fromtimestamp(event.starts, dt.UTC).isoformat()
+    out["players_list"] = events.seating(conn, eid)
+    out["you"] = events.viewer(conn, eid, viewer) if viewer else None
+    return out

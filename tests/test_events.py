@@ -1,0 +1,155 @@
+"""Duplicate events at tables (issue 21): an organiser's event, players registering, the tables
+made at the start with the same deals, every player meeting each deal once in the same seat,
+results as the engine ranks them (R26), ratings at the end. On SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server_harness import Player, db_url, drive, make_client, sign_up
+from tarot.engine.duplicate import TableResult, mark_tables, rank_standings
+
+KINDS = ["sqlite", "postgres"]
+NAMES = ["Anne", "Bruno", "Chloé", "David", "Emma", "Fabien", "Gaëlle", "Hugo"]
+
+
+def soon(minutes: float = 30) -> str:
+    return (dt.datetime.now(dt.UTC) + dt.timedelta(minutes=minutes)).isoformat()
+
+
+class Member:
+    """An account: its cookie for the API and its websocket."""
+
+    def __init__(self, client: Any, name: str, peer: str) -> None:
+        self.client, self.name = client, name
+        self.cookie = {"cookie": f"tarot_session={sign_up(client, name)}"}
+        self.ws = Player(client, name, headers=self.cookie | {"x-peer": peer})
+
+    def post(self, path: str, body: Any = None) -> Any:
+        return self.client.post(path, json=body, headers=self.cookie)
+
+    def get(self, path: str) -> Any:
+        return self.client.get(path, headers=self.cookie)
+
+
+def new_event(organiser: Member, **more: Any) -> int:
+    body = {"name": "Club night", "players": 4, "deals": 4, "starts": soon(), **more}
+    r = organiser.post("/api/events", body)
+    assert r.status_code == 201, r.text
+    return int(r.json()["id"])
+
+
+def sit_down(members: list[Member], event: int) -> None:
+    """Each member gets ``event_start`` with its table, and joins it."""
+    for m in members:
+        msg = m.ws.expect("event_start")
+        assert msg["event"] == event
+        m.ws.send({"type": "join", "table": msg["table"]})
+        m.ws.expect("snapshot")
+
+
+def engine_ranking(page: dict[str, Any]) -> list[tuple[str, float]]:
+    """R26 from the engine, on the results the page shows (the players by name)."""
+    marked = []
+    for deal in page["deals"]:
+        tables = [TableResult(tuple(t["names"]), tuple(t["scores"]), t["taker"], t["partner"])
+                  for t in deal["tables"]]
+        marked += list(zip(tables, mark_tables(tables), strict=True))
+    return [(s.rank, s.player, round(s.percentage, 2)) for s in rank_standings(marked, order=str.casefold)
+            if s.player]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_eight_players_at_two_tables_meet_each_deal_once_and_rank_as_the_engine(kind: str,
+                                                                                tmp_path: Path) -> None:
+    with make_client(db_url(kind, tmp_path)) as client:
+        members = [Member(client, name, f"10.0.0.{i + 1}") for i, name in enumerate(NAMES)]
+        anne = members[0]
+        eid = new_event(anne)
+        for m in members[1:]:
+            assert m.post(f"/api/events/{eid}/registration").status_code == 200
+        listed = client.get("/api/events").json()["events"]
+        assert [e["id"] for e in listed] == [eid] and len(listed[0]["registered"]) == 8
+        assert members[1].post(f"/api/events/{eid}/start").json()["code"] == "not_organiser"
+        assert anne.post(f"/api/events/{eid}/start").json() == {"tables": 2}
+        assert anne.post(f"/api/events/{eid}/start").json()["code"] == "event_started"
+        late = Member(client, "Late", "10.0.0.99")
+        assert late.post(f"/api/events/{eid}/registration").json()["code"] == "event_started"
+
+        sit_down(members, eid)
+        first = {m.name: m.ws.state for m in members}
+        assert all(s is not None and s["table"]["event"]["id"] == eid for s in first.values())
+        drive([m.ws for m in members], seed=3, timeout=120)
+        assert not any(m.ws.errors() for m in members)
+
+        page = anne.get(f"/api/events/{eid}").json()
+        assert page["status"] == "finished" and page["secret"] is not None
+        assert [d["deal"] for d in page["deals"]] == [1, 2, 3, 4]
+        for deal in page["deals"]:  # each player meets each deal once, at one table
+            held = [n for t in deal["tables"] for n in t["names"]]
+            assert sorted(held) == sorted(NAMES)
+        seats = {n: (t["table"], t["names"].index(n))
+                 for d in page["deals"] for t in d["tables"] for n in t["names"]}
+        for d in page["deals"]:  # and keeps its seat all event long
+            for t in d["tables"]:
+                assert all(seats[n] == (t["table"], s) for s, n in enumerate(t["names"]))
+        # the same seat held the same cards at both tables (each table started at its own étui)
+        hands = []
+        for table in (1, 2):
+            game = page["deals"][0]["tables"][table - 1]["game"]
+            done = anne.get(f"/api/games/{game}").json()["deals_done"]
+            hands.append({tuple(tuple(h) for h in d["record"]["hands"]) for d in done})
+        assert hands[0] == hands[1] and len(hands[0]) == 4
+
+        ranking = [(r["rank"], r["name"], r["percentage"]) for r in page["ranking"]]
+        assert ranking == engine_ranking(page)
+        assert page["ranking"][0]["rank"] == 1 and all(r["deals"] == 4 for r in page["ranking"])
+        assert sorted(p["rank"] for p in page["players_list"]) == sorted(r["rank"] for r in page["ranking"])
+        # the event fed the ratings: one event more at 4 players for everyone
+        profile = client.get("/api/players/Anne").json()
+        assert profile["ratings"]["4"]["games"] == 1
+
+
+def test_a_bot_fills_the_last_table_and_is_compared_but_not_ranked(tmp_path: Path) -> None:
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        members = [Member(client, name, f"10.0.0.{i + 1}") for i, name in enumerate(NAMES[:7])]
+        eid = new_event(members[0], deals=2)
+        for m in members[1:]:
+            m.post(f"/api/events/{eid}/registration")
+        assert members[0].post(f"/api/events/{eid}/start").json() == {"tables": 2}
+        sit_down(members, eid)
+        drive([m.ws for m in members], seed=5, timeout=120)
+        page = client.get(f"/api/events/{eid}").json()
+        assert page["status"] == "finished"
+        assert sorted(r["name"] for r in page["ranking"]) == sorted(NAMES[:7])
+        assert all(sum(n == "" for t in d["tables"] for n in t["names"]) == 1 for d in page["deals"])
+
+
+def test_registrations_follow_the_organisers_choices(tmp_path: Path) -> None:
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        anne, bruno, chloe = (Member(client, n, f"10.0.0.{i}") for i, n in enumerate(NAMES[:3]))
+        r = anne.post("/api/events", {"name": "Soon", "starts": soon(-10)})
+        assert (r.status_code, r.json()["code"]) == (422, "bad_start")
+        assert client.post("/api/events", json={"name": "x", "starts": soon()}).json()["code"] == "signed_out"
+        eid = new_event(anne, access="invite", bots=False)
+        assert bruno.post(f"/api/events/{eid}/registration").json()["code"] == "not_invited"
+        r = bruno.post(f"/api/events/{eid}/invitations", {"names": ["Chloé"]})
+        assert r.json()["code"] == "not_organiser"
+        assert anne.post(f"/api/events/{eid}/invitations", {"names": ["bruno", "Nobody"]}).json() == {
+            "unknown": ["Nobody"]}
+        page = bruno.post(f"/api/events/{eid}/registration").json()
+        assert page["you"]["registered"] and page["you"]["invited"]
+        assert client.delete(f"/api/events/{eid}/registration", headers=bruno.cookie).json()["you"][
+            "registered"] is False
+        assert chloe.get(f"/api/events/{eid}").json()["you"] == {
+            "organiser": False, "invited": False, "registered": False, "table": None, "table_no": None,
+            "seat": None}
+        # one player, no bots: tables of four cannot be filled, the event is cancelled
+        r = anne.post(f"/api/events/{eid}/start")
+        assert (r.status_code, r.json()["code"]) == (409, "event_cancelled")
+        assert client.get(f"/api/events/{eid}").json()["status"] == "cancelled"
+        assert client.get("/api/events/999").json()["code"] == "no_event"
