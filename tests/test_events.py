@@ -153,3 +153,35 @@ def test_registrations_follow_the_organisers_choices(tmp_path: Path) -> None:
         assert (r.status_code, r.json()["code"]) == (409, "event_cancelled")
         assert client.get(f"/api/events/{eid}").json()["status"] == "cancelled"
         assert client.get("/api/events/999").json()["code"] == "no_event"
+
+
+def test_an_event_table_comes_back_after_a_restart_with_its_deals(tmp_path: Path) -> None:
+    """The process stops mid-event: a new one restores the table with the étuis still to play (and
+    the seats they belong to), and the event ends as it would have."""
+    from tarot.server.game import etui
+
+    url = db_url("sqlite", tmp_path)
+    with make_client(url) as client:
+        members = [Member(client, name, f"10.0.0.{i + 1}") for i, name in enumerate(NAMES[:4])]
+        eid = new_event(members[0], deals=3)
+        for m in members[1:]:
+            m.post(f"/api/events/{eid}/registration")
+        members[0].post(f"/api/events/{eid}/start")
+        sit_down(members, eid)
+        drive([m.ws for m in members], until_finished=False, max_actions=30, seed=2)
+        tables = {m.name: m.ws.state["table"]["id"] for m in members}  # type: ignore[index]
+        cookies = {m.name: m.cookie for m in members}
+        for m in members:
+            m.ws.close()
+    with make_client(url) as client:
+        back = [Player(client, name, headers=cookies[name] | {"x-peer": f"10.0.0.{i + 1}"})
+                for i, name in enumerate(NAMES[:4])]
+        for pl, name in zip(back, NAMES[:4], strict=True):
+            pl.send({"type": "join", "table": tables[name]})
+            pl.expect("snapshot")
+        drive(back, seed=7, timeout=120)
+        page = client.get(f"/api/events/{eid}").json()
+        assert page["status"] == "finished" and [d["deal"] for d in page["deals"]] == [1, 2, 3]
+        game = page["deals"][0]["tables"][0]["game"]
+        done = client.get(f"/api/games/{game}").json()["deals_done"]
+        assert [d["seed"] for d in done] == [etui(page["secret"], 4, n).seed for n in (1, 2, 3)]
