@@ -189,8 +189,10 @@ class Client(WSListener):
 
     async def setup(self, url: str, options: dict[str, Any], host_ready: asyncio.Event,
                     timeout: float) -> None:
+        # Each table's clients come from a loopback address of their own (127.0.x.y): the server
+        # limits the open tables created from one address, as it would a real crowd's.
         await ws_connect(lambda: self, url, websocket_handshake_timeout=timeout,
-                         max_frame_size=2**24)
+                         max_frame_size=2**24, local_addr=(loopback(self.run.number), 0))
         self.send({"type": "hello", "name": f"B{self.run.number}-{self.seat}"})
         await self.reply("welcome", timeout)
         if self.seat == 0:
@@ -319,6 +321,12 @@ async def start_games(clients: list[Client], runs: list[TableRun], stats: Stats,
         stats.started.append(time.perf_counter())
         games += [c.play() for c in by_table[run.number]]
     return games
+
+
+def loopback(n: int) -> str:
+    """The n-th address of 127.0.0.0/8 after 127.0.0.1 (Linux answers on all of them)."""
+    n += 2
+    return f"127.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
 
 
 async def drive(args: argparse.Namespace, port: int, stats: Stats,
