@@ -1,6 +1,7 @@
 // The browser client: ES modules, no build step. Protocol: docs/protocol.md.
 //   net.js the websocket · state.js what the page knows · i18n.js the texts (static/i18n/)
-//   cards.js the cards, faces.js their SVG faces, motion.js a trick gathered · views/ one module per screen (lobby, table, result, sheet, help, forms)
+//   cards.js the cards, faces.js their SVG faces, motion.js a trick gathered · views/ one module per screen (lobby, table, result, sheet, help, forms,
+//   challenge: the daily challenge's page #/challenge and its tables)
 // Clicks go through one listener (``data-action``); the page is redrawn by region.
 import {cardName, sortCards, suitName} from "./cards.js";
 import {$, h, toast} from "./dom.js";
@@ -11,6 +12,7 @@ import {LOBBY_PAGE, S, seatName, secondsLeft} from "./state.js";
 import {kept, nameForm} from "./views/forms.js";
 import {accountHeader, initAccounts, pageView, routePage, signInOffer} from "./views/account.js";
 import {helpSheet} from "./views/help.js";
+import {challengeHandlers, challengeView, initChallenge, routeChallenge} from "./views/challenge.js";
 import {chatActions, chatHandlers} from "./views/chat.js";
 import {friendsActions, friendsHandlers} from "./views/friends.js";
 import {lobbyView} from "./views/lobby.js";
@@ -18,6 +20,7 @@ import {initReplay, replayView, routeReplay} from "./views/replay.js";
 import {tableRegions, timerText} from "./views/table.js";
 
 const JOIN_REFUSED = new Set(["no_table", "no_spectators"]);  // a table's page cannot open
+const CHALLENGE_REFUSED = new Set(["challenge_played", "challenge_closed"]);  // a deal of the day cannot be played
 
 // --- messages from the server --------------------------------------------------------------
 
@@ -54,11 +57,12 @@ const handlers = {
     if (m.code === "illegal" && S.sentAt !== S.version) return;
     toast(m.code === "illegal" ? refusal(m) : texts()["err_" + m.code] ?? m.reason);
     if (JOIN_REFUSED.has(m.code)) location.hash = "#/";  // the lobby, not a blank page
+    if (CHALLENGE_REFUSED.has(m.code)) send({type: "challenge"});  // the day's page as it is now
   },
 };
 
 // the chat's messages (views/chat.js): kept, then the page redrawn
-for (const [type, handle] of Object.entries({...chatHandlers, ...friendsHandlers})) handlers[type] = (m) => { handle(m); render(); };
+for (const [type, handle] of Object.entries({...chatHandlers, ...friendsHandlers, ...challengeHandlers})) handlers[type] = (m) => { handle(m); render(); };
 // once the server knows who this is: its friends (then their changes come by themselves)
 const welcomed = handlers.welcome;
 handlers.welcome = (m) => { welcomed(m); send({type: "friends"}); };
@@ -86,6 +90,8 @@ function tableMessage(m) {
     S.gather = before.tricks[before.tricks.length - 1].winner;
   S.timeLeft = m.state.time_left; S.timerAt = performance.now();
   if (m.type === "event") onEvent(m.event);
+  // a challenge's table: the day (how many deals, which next) when it opens and when its deal is over
+  if (S.state.table.challenge && (m.type === "snapshot" || m.event.kind === "game_end")) send({type: "challenge"});
   const v = S.state.view, mine = !!v && v.turn != null && v.turn === S.state.you;
   if (mine && !S.wasMyTurn && S.sound) chime();
   S.wasMyTurn = mine;
@@ -110,6 +116,7 @@ function route() {
   if (m) { S.table = m[1]; send({type: "join", table: S.table, ...(m[2] ? {invite: m[2]} : {})}); }
   else if (routePage(location.hash)) S.table = null;  // a profile or the ranking (views/account.js)
   else if (routeReplay(location.hash)) S.table = null;  // a game's replay #/g/<game>/<deal>/<step> (views/replay.js)
+  else if (routeChallenge(location.hash)) S.table = null;  // the daily challenge #/challenge (views/challenge.js)
   else { S.table = null; send({type: "lobby"}); }
   render();
 }
@@ -141,7 +148,7 @@ function show(name, ...nodes) {
 }
 
 function draw(app) {
-  const page = !S.table && (pageView() || replayView());  // rebuilt only when its key changes
+  const page = !S.table && (pageView() || replayView() || challengeView());  // rebuilt only when its key changes
   if (page) { if (screen !== page.key) show(page.key, ...page.nodes()); return; }
   if (!S.name && !(S.me && S.me.account)) return show("name", kept("name", nameForm), signInOffer());
   if (!S.me) return show("wait");
@@ -208,6 +215,7 @@ const ACTIONS = {
   "propose-cancel": () => { if (confirm(t("cancelconfirm"))) send({type: "cancel_game"}); },
   "cancel-vote": (el) => send({type: "cancel_vote", accept: el.dataset.accept === "1"}),
   "leave": () => {
+    if (S.state.table.challenge) { location.hash = "#/challenge"; return; }  // (its seat is never given up)
     if (S.state.you >= 0 && S.state.table.status === "playing" && !confirm(t("leaveconfirm"))) return;
     send({type: "leave"}); location.hash = "#/";
   },
@@ -264,6 +272,7 @@ function reconnect() { const old = S.ws; connect(handlers); if (old) old.close()
 Object.assign(ACTIONS, initAccounts({render, reconnect}));
 Object.assign(ACTIONS, chatActions, friendsActions);
 Object.assign(ACTIONS, initReplay({render}));
+Object.assign(ACTIONS, initChallenge({render}));
 
 // The clocks tick by changing their text only (a redraw each second would lose clicks).
 setInterval(() => {

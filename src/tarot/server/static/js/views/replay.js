@@ -41,7 +41,8 @@ async function load(r) {
   let status = "error", data = null;
   try {
     const answer = await fetch(`/api/games/${r.gid}`);
-    status = answer.ok ? "ok" : answer.status === 404 || answer.status === 422 ? "none" : "error";
+    // 403: a deal of today's challenge, shown only to who has played it until the day is over
+    status = answer.ok ? "ok" : answer.status === 404 || answer.status === 422 ? "none" : answer.status === 403 ? "hidden" : "error";
     if (answer.ok) data = await answer.json();
   } catch (e) { status = "error"; }
   if (rp !== r) return;
@@ -102,7 +103,9 @@ const panel = (attrs, ...kids) => h("section", {class: "panel", ...attrs}, ...ki
 
 function replayPage(pos) {
   if (rp.status === "loading") return panel({}, h("p", {class: "note"}, "…"));
-  if (rp.status !== "ok") return panel({}, h("h2", {id: "no-game"}, t(rp.status === "none" ? "rp_no_game" : "acc_err_generic")));
+  if (rp.status !== "ok") {
+    return panel({}, h("h2", {id: "no-game"}, t({none: "rp_no_game", hidden: "ch_hidden"}[rp.status] || "acc_err_generic")));
+  }
   const g = rp.data, name = namer(g.seats);
   const head = panel({id: "rp-head"},
     h("h2", {}, `${t("rp_game")} ${g.id}`, " ", h("span", {class: "note"}, `${when(g.date)} · ${t("rp_status_" + g.status)}`),

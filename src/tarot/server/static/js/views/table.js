@@ -5,6 +5,7 @@ import {cardEl, cardName, sortCards} from "../cards.js";
 import {h} from "../dom.js";
 import {colon, fill, lang, t} from "../i18n.js";
 import {S, seatName, secondsLeft} from "../state.js";
+import {challengeEnd, challengeKey, challengeTitle} from "./challenge.js";
 import {chatKey, chatPanel} from "./chat.js";
 import {friendsKey, friendsPanel} from "./friends.js";
 import {optionsForm, kept} from "./forms.js";
@@ -16,6 +17,9 @@ export function timerText() {
 }
 
 const amHost = () => !!S.me && S.state.table.host === S.me.id;
+// A daily challenge's table: its seats, options and one game are fixed (no host controls, no
+// cancel, no rematch, no invitation; nobody else comes, so no chat); going back never leaves.
+const fixed = () => !!S.state.table.challenge;
 
 export function tableRegions() {
   const st = S.state, v = st.view;
@@ -24,18 +28,20 @@ export function tableRegions() {
   const live = `${S.version}|${ui}`;
   const game = st.game;
   return [
-    {id: "info", key: live, build: infoView},
+    {id: "info", key: `${live}|${challengeKey()}`, build: infoView},
+    {id: "challenge-wrap", key: `${lang()}|${st.table.status}|${challengeKey()}|${JSON.stringify(game && game.totals)}`,
+      build: challengeEnd},
     {id: "felt-wrap", key: live, build: feltView},
     {id: "actions-wrap", key: live, build: () => (v && st.you >= 0 ? actionsView(v) : null)},
     {id: "hand-wrap", key: live, build: () => (v && st.you >= 0 ? handView(v) : null)},
     {id: "tools-wrap", key: live, build: toolsView},
     {id: "ranking-wrap", key: `${lang()}|${JSON.stringify(game && [game.ranking, game.outcome, game.cancelled])}`,
-      build: () => (game && game.cancelled ? h("section", {class: "panel", id: "cancelled"}, h("p", {}, t("gamecancelled")))
+      build: () => (fixed() ? null : game && game.cancelled ? h("section", {class: "panel", id: "cancelled"}, h("p", {}, t("gamecancelled")))
         : game && game.ranking ? rankingView(game.ranking, game.outcome) : null)},
     {id: "sheet-wrap-region", key: `${lang()}|${JSON.stringify(game && game.sheet)}|${st.table.seats.map((s) => s.name)}`,
       build: () => (game && game.sheet.length ? sheetView(game) : null)},
-    {id: "chat-wrap", key: `${chatKey()}|${friendsKey()}`, build: () => chatPanel("table")},
-    {id: "friends-wrap", key: `${friendsKey()}|${live}`, build: () => (S.friends.size ? friendsPanel("table") : null)},
+    {id: "chat-wrap", key: `${chatKey()}|${friendsKey()}`, build: () => (fixed() ? null : chatPanel("table"))},
+    {id: "friends-wrap", key: `${friendsKey()}|${live}`, build: () => (S.friends.size && !fixed() ? friendsPanel("table") : null)},
     {id: "host-wrap", key: `${lang()}|${st.table.status}|${amHost()}|${JSON.stringify(st.table.options)}`, build: hostView},
   ];
 }
@@ -43,20 +49,21 @@ export function tableRegions() {
 function infoView() {
   const st = S.state, tb = st.table, v = st.view, you = st.you;
   const info = h("div", {id: "info", class: "panel"});
-  if (st.game) {
+  if (tb.challenge) info.append(challengeTitle(tb.challenge));  // "Daily challenge — deal k of n", in place of "Deal 1/1"
+  else if (st.game) {
     // the deal under way (during the pause after a deal, the one just played)
     const current = st.game.played + (tb.status === "playing" && !st.next_deal ? 1 : 0);
     info.append(h("span", {}, `${t("deal")} ${current}/${st.game.deals}`));
-    if (st.game.commitment) info.append(h("details", {id: "fairness", open: S.open.has("fairness")}, h("summary", {}, t("fairness")),
-      h("span", {class: "mono"}, `${t("commitment")}${colon()}${st.game.commitment}`)));
   }
+  if (st.game && st.game.commitment) info.append(h("details", {id: "fairness", open: S.open.has("fairness")}, h("summary", {}, t("fairness")),
+    h("span", {class: "mono"}, `${t("commitment")}${colon()}${st.game.commitment}`)));
   if (v) {
     if (v.contract) info.append(h("span", {}, `${t("taker")}${colon()}${seatName(v.taker)} · ${t(v.contract)}`));
     if (v.called) info.append(h("span", {}, `${t("called")}${colon()}`, cardEl(v.called, "small")));
     if (v.turn != null) info.append(h("span", {id: "turn"}, v.turn === you ? h("b", {}, t("yourturn")) : `${t("turn")}${colon()}${seatName(v.turn)}`));
     if (S.timeLeft != null && v.turn != null) info.append(h("span", {id: "timer"}, timerText()));
   } else if (tb.status === "waiting") info.append(h("span", {}, t("waiting")));
-  if (tb.options.private && S.invite) {
+  if (tb.options.private && S.invite && !tb.challenge) {
     const link = `${location.origin}/#/t/${tb.id}/${S.invite}`;
     info.append(h("span", {id: "invite"}, `${t("invite")}${colon()}`, h("input", {readonly: true, value: link, size: 24, id: "invite-link"}),
       h("button", {id: "copy-invite", "data-action": "copy-invite"}, t("copy"))));
@@ -113,7 +120,7 @@ function feltView() {
         you < 0 ? h("button", {class: "sit", "data-action": "sit", "data-seat": i}, t("sit")) : null,
         host ? h("button", {class: "add-bot", "data-action": "add-bot", "data-seat": i, "data-bot": "heuristic"}, t("bot")) : null,
         host ? h("button", {class: "add-search", "data-action": "add-bot", "data-seat": i, "data-bot": "search"}, t("search")) : null));
-    } else if (s.bot && host && tb.status !== "playing") {
+    } else if (s.bot && host && tb.status !== "playing" && !tb.challenge) {
       el.append(h("div", {}, h("button", {"data-action": "remove-bot", "data-seat": i}, "✕")));
     }
     const played = h("div", {class: "played"});
@@ -231,10 +238,12 @@ function toolsView() {
     const on = S.showLastAt === v.tricks_done;
     tools.append(h("button", {id: "last", "data-action": "show-last"}, t(on ? "current" : "last")));
   }
-  tools.append(h("button", {id: "leave", "data-action": "leave"}, t("leave")));
-  if (st.table.status === "playing" && st.you >= 0 && !st.cancel)
+  // at a challenge's table: back to the challenge's page (once the deal is over, its panel says it)
+  if (fixed() && st.table.status !== "finished") tools.append(h("button", {id: "challenge-back", "data-action": "challenge-back"}, t("ch_back")));
+  else if (!fixed()) tools.append(h("button", {id: "leave", "data-action": "leave"}, t("leave")));
+  if (st.table.status === "playing" && st.you >= 0 && !st.cancel && !fixed())
     tools.append(h("button", {id: "propose-cancel", "data-action": "propose-cancel"}, t("cancelgame")));
-  if (st.table.status === "finished" && st.you >= 0 && !amHost())
+  if (st.table.status === "finished" && st.you >= 0 && !amHost() && !fixed())
     tools.append(h("button", {class: "primary", id: "rematch", "data-action": "new-game"}, t("rematch")));
   const wrap = h("div", {}, tools);
   if (st.last_result && S.resultShown && !st.next_deal) wrap.append(resultView(st.last_result));
@@ -243,7 +252,7 @@ function toolsView() {
 
 function hostView() {
   const tb = S.state.table;
-  if (!amHost() || tb.status === "playing") return null;
+  if (!amHost() || tb.status === "playing" || fixed()) return null;
   return h("section", {class: "panel"}, h("h3", {}, t("options")),
     kept("options:" + JSON.stringify(tb.options), () => optionsForm(tb.options, t("save"), "set_options")),
     tb.status === "finished" ? h("button", {class: "primary", id: "new-game", "data-action": "new-game"}, t("newgame")) : null);
