@@ -185,3 +185,22 @@ def test_an_event_table_comes_back_after_a_restart_with_its_deals(tmp_path: Path
         game = page["deals"][0]["tables"][0]["game"]
         done = client.get(f"/api/games/{game}").json()["deals_done"]
         assert [d["seed"] for d in done] == [etui(page["secret"], 4, n).seed for n in (1, 2, 3)]
+
+
+def test_an_event_table_plays_on_when_everybody_has_gone(tmp_path: Path) -> None:
+    """The other tables and the results wait for it: robots play for the players away (after the
+    grace period), even when nobody is connected, and the event ends."""
+    import time
+
+    with make_client(db_url("sqlite", tmp_path), grace=0.05) as client:
+        members = [Member(client, name, f"10.0.0.{i + 1}") for i, name in enumerate(NAMES[:2])]
+        eid = new_event(members[0], deals=1)
+        members[1].post(f"/api/events/{eid}/registration")
+        members[0].post(f"/api/events/{eid}/start")
+        for m in members:
+            m.ws.close()
+        end = time.monotonic() + 60
+        while client.get(f"/api/events/{eid}").json()["status"] != "finished":
+            assert time.monotonic() < end, "the event did not end"
+            time.sleep(0.1)
+        assert [r["name"] for r in client.get(f"/api/events/{eid}").json()["ranking"]] != []

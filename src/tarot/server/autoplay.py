@@ -58,12 +58,17 @@ class Autoplay:
         for t in list(self.tasks):
             t.cancel()
 
+    def attended(self) -> bool:
+        """Someone is there for the moves to be played; an event's table always plays on (the
+        event's other tables and its results wait for it: robots play for who is away)."""
+        return bool(self.table.watchers) or self.table.at_event is not None
+
     def arm(self) -> float | None:
         """Start the automatic move due now, or return when one will be due."""
         owner = self._turn_owner()
         if owner is None:
             return None
-        if not self.table.watchers:
+        if not self.attended():
             # Nobody connected, seated or watching: bots would play for nobody (a guest could
             # fill tables with search bots and leave). The game waits; the hub abandons it if
             # nobody comes back (``Hub.sweep``).
@@ -94,7 +99,7 @@ class Autoplay:
 
     def on_deadline(self) -> None:
         owner = self._turn_owner()
-        if owner is None or self.started_for == self.table.version or not self.table.watchers:
+        if owner is None or self.started_for == self.table.version or not self.attended():
             return
         seat_no, seat = owner
         now = time.monotonic()

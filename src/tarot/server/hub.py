@@ -157,7 +157,7 @@ class Hub:
         st = self.settings
         closing = []
         for tid, table in list(self.tables.items()):
-            if table.watchers:
+            if table.watchers or (table.at_event is not None and table.status == "playing"):
                 self._empty_since.pop(tid, None)
                 continue
             if table.status != "playing":
