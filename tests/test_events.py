@@ -204,3 +204,37 @@ def test_an_event_table_plays_on_when_everybody_has_gone(tmp_path: Path) -> None
             assert time.monotonic() < end, "the event did not end"
             time.sleep(0.1)
         assert [r["name"] for r in client.get(f"/api/events/{eid}").json()["ranking"]] != []
+
+
+def test_in_the_imposed_taker_form_the_same_hand_takes_the_same_contract_everywhere(tmp_path: Path) -> None:
+    """The FFT's form: the strongest hand by the club scale takes, with the scale's contract;
+    the table makes the bids (``by`` "imposed"), everybody else passes, and the play follows."""
+    from tarot.bots.evaluation import contract_for, hand_points
+    from tarot.engine import Deal
+    from tarot.server.game import etui
+
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        members = [Member(client, name, f"10.0.0.{i + 1}") for i, name in enumerate(NAMES[:5])]
+        eid = new_event(members[0], deals=2, imposed_taker=True)
+        for m in members[1:]:
+            m.post(f"/api/events/{eid}/registration")
+        members[0].post(f"/api/events/{eid}/start")
+        sit_down(members, eid)
+        drive([m.ws for m in members], seed=8, timeout=120)
+        page = client.get(f"/api/events/{eid}").json()
+        assert page["status"] == "finished" and page["imposed_taker"] is True
+        for deal in page["deals"]:
+            e = etui(page["secret"], 4, deal["deal"])
+            hands = Deal.new(4, e.dealer, seed=e.seed).hands
+            order = [(e.dealer + 1 + i) % 4 for i in range(4)]
+            taker = max(order, key=lambda s: hand_points(hands[s]))
+            contract = contract_for(hand_points(hands[taker]), 4)
+            assert [t["taker"] for t in deal["tables"]] == [taker, taker]
+            assert {t["contract"] for t in deal["tables"]} == {contract.name_text if contract else "prise"}
+            for t in deal["tables"]:  # the bids: the taker's, and three passes
+                records = client.get(f"/api/games/{t['game']}/records").json()
+                bids = [a["bid"] for r in records for a in r["actions"] if "bid" in a]
+                assert len(bids) == 8 and sorted(bids).count("pass") == 6
+        seen = [m["event"] for m in members[0].ws.messages if m["type"] == "event"
+                and m["event"]["kind"] == "action" and "bid" in m["event"]["action"]]
+        assert seen and all(b["by"] == "imposed" for b in seen)

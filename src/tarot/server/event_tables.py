@@ -47,7 +47,7 @@ async def start(hub: Hub, eid: int) -> list[str]:
                                                  "spectators": False})
         table = Table(hub.services, tid, options, None)
         bots = range(len(mine), n)
-        table.at_event = p.EventTable(id=eid, table=table_no + 1,
+        table.at_event = p.EventTable(id=eid, table=table_no + 1, imposed_taker=event.imposed_taker,
                                       seats=[pid for pid, _ in mine] + [bot_seat(table_no, s) for s in bots])
         # the movement: table t starts at étui t + 1, and goes round
         table.imposed = [etui(event.secret, n, (table_no + i) % event.deals + 1) for i in range(event.deals)]

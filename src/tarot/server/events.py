@@ -23,6 +23,8 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
+from tarot.bots.evaluation import contract_for, hand_points
+from tarot.engine import Contract, Deal
 from tarot.engine.duplicate import Standing, TableResult, mark_tables, rank_standings
 
 from . import players
@@ -33,6 +35,17 @@ from .schema import EventDealRow, EventPlayerRow, EventRow, PlayerRow
 BOT = "heuristic"
 MAX_DEALS = 24
 BOT_SEAT = "bot:"  # a bot's seat, named "bot:<table>:<seat>" in the deals' rows (never ranked)
+
+
+def imposed_contract(deal: Deal) -> tuple[int, Contract]:
+    """The FFT's imposed-taker form: the strongest hand by the club scale (``hand_points``; the
+    first to bid among equals) takes, with the contract the scale gives it, at least a prise.
+    The same cards give the same taker and contract at every table."""
+    n = deal.players
+    order = [(deal.dealer + 1 + i) % n for i in range(n)]
+    points = {seat: hand_points(deal.hands[seat]) for seat in order}
+    taker = max(order, key=lambda seat: points[seat])
+    return taker, contract_for(points[taker], n) or Contract.PRISE
 
 
 class EventError(Exception):
@@ -51,19 +64,21 @@ class Event:
     starts: float
     access: str
     bots: bool
+    imposed_taker: bool
     status: str
     secret: str
 
     def public(self, organiser_name: str) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "organiser": organiser_name, "players": self.players,
                 "deals": self.deals, "starts": self.starts, "access": self.access, "bots": self.bots,
-                "status": self.status, "secret": self.secret if self.status == "finished" else None}
+                "imposed_taker": self.imposed_taker, "status": self.status,
+                "secret": self.secret if self.status == "finished" else None}
 
 
 def _event(conn: Connection, eid: int) -> Event | None:
     row = conn.execute(select(EventRow).where(EventRow.id == eid)).first()
     return None if row is None else Event(row.id, row.name, row.organiser, row.players, row.deals, row.starts,
-                                          row.access, row.bots, row.status, row.secret)
+                                          row.access, row.bots, row.imposed_taker, row.status, row.secret)
 
 
 def get(conn: Connection, eid: int) -> Event:
@@ -74,11 +89,12 @@ def get(conn: Connection, eid: int) -> Event:
 
 
 def create(conn: Connection, organiser: str, name: str, n: int, deals: int, starts: float, access: str,
-           bots: bool) -> int:
+           bots: bool, imposed_taker: bool = False) -> int:
     """A new event, its organiser registered; its id."""
     key = conn.execute(insert(EventRow).values(
         name=name, organiser=organiser, players=n, deals=deals, starts=starts, access=access, bots=bots,
-        status="registering", secret=secrets.token_hex(32), created=time.time())).inserted_primary_key
+        imposed_taker=imposed_taker, status="registering", secret=secrets.token_hex(32),
+        created=time.time())).inserted_primary_key
     assert key is not None
     eid = int(key[0])
     conn.execute(insert(EventPlayerRow).values(event_id=eid, player_id=organiser, invited=True,

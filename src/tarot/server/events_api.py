@@ -30,6 +30,7 @@ class NewEvent(BaseModel):
     starts: AwareDatetime
     access: Literal["open", "invite"] = "open"
     bots: bool = True
+    imposed_taker: bool = False  # the FFT's form: each deal's taker and contract are set
 
     @field_validator("name")
     @classmethod
@@ -65,7 +66,7 @@ def router() -> APIRouter:
         if not time.time() - 60 <= starts <= time.time() + LATEST_START:
             return _error(422, "bad_start", "an event starts between now and two months from now")
         eid = await accounts.store.write(events.create, account.id, body.name, body.players, body.deals,
-                                         starts, body.access, body.bots)
+                                         starts, body.access, body.bots, body.imposed_taker)
         return await accounts.store.query(_summary, eid)
 
     @api.get("")

@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from tarot.engine import Action, Ecart, IllegalAction, action_from_dict, action_to_dict
+from tarot.engine import Action, Bid, Ecart, IllegalAction, Phase, action_from_dict, action_to_dict
 
 from . import challenge, competition, events, players
 from . import protocol as p
@@ -117,6 +117,21 @@ class GameFlow:
                  "commitment": info.commitment})
         if info.deal.is_over:  # annulled at once (petit sec): end_deal redeals or ends the game
             await self.end_deal()
+        else:
+            await self.impose_bids()
+
+    async def impose_bids(self) -> None:
+        """At an event in the FFT's imposed-taker form, the bids are the table's: the imposed
+        taker bids the imposed contract (``events.imposed_contract``), everybody else passes, at
+        once (each bid stored and sent as any move, ``by`` "imposed")."""
+        t = self.table
+        deal = t.deal()
+        if t.at_event is None or not t.at_event.imposed_taker or deal is None:
+            return
+        taker, contract = events.imposed_contract(deal)
+        while deal.phase is Phase.BIDDING and deal.turn is not None:
+            seat = deal.turn
+            await self.apply(seat, Bid(seat, contract if seat == taker else None), "imposed")
 
     # --- actions -----------------------------------------------------------------------
 
@@ -301,6 +316,8 @@ class GameFlow:
         deal = t.deal()
         if deal is not None and deal.is_over:  # its last card was stored, its end was not
             await self.end_deal()
+        else:
+            await self.impose_bids()  # (a restart in the middle of the imposed bids)
 
     def _resume_later(self) -> None:
         """Try the current deal's end again in a while: no move can come to a deal that is over,

@@ -61,6 +61,7 @@ class EventTable(_Msg):
     id: int
     table: int
     seats: list[str]
+    imposed_taker: bool = False  # each deal's bids are played by the table (``GameFlow.impose_bids``)
 
 
 class Hello(_Msg):

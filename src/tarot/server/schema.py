@@ -220,6 +220,7 @@ class EventRow(Base):
     starts: Mapped[float]
     access: Mapped[str] = mapped_column(String(16))  # open, invite
     bots: Mapped[bool] = mapped_column(Boolean)
+    imposed_taker: Mapped[bool] = mapped_column(Boolean)  # the FFT's form: each deal's contract is set
     status: Mapped[str] = mapped_column(String(16), index=True)  # registering, playing, finished, cancelled
     secret: Mapped[str] = mapped_column(String(64))
     created: Mapped[float]

@@ -26,6 +26,7 @@ def upgrade() -> None:
         sa.Column("starts", sa.Float, nullable=False),
         sa.Column("access", sa.String(16), nullable=False),
         sa.Column("bots", sa.Boolean, nullable=False),
+        sa.Column("imposed_taker", sa.Boolean, nullable=False),
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("secret", sa.String(64), nullable=False),
         sa.Column("created", sa.Float, nullable=False),
