@@ -65,12 +65,12 @@ def sqlite_hub(tmp_path: Path) -> Any:
 def reset_postgres(url: str) -> None:
     from sqlalchemy import create_engine, text
 
+    from tarot.server.schema import Base
     from tarot.server.store import normalize_url
 
     engine = create_engine(normalize_url(url))
-    with engine.begin() as conn:
-        for name in ("friends", "chat", "mutes", "game_players", "ledger", "ratings", "sessions", "actions",
-                     "deals", "games", "tables", "players", "alembic_version"):
+    with engine.begin() as conn:  # every table of the schema (a new one is not forgotten here)
+        for name in [t.name for t in reversed(Base.metadata.sorted_tables)] + ["alembic_version"]:
             conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
     engine.dispose()
 

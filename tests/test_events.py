@@ -55,7 +55,7 @@ def sit_down(members: list[Member], event: int) -> None:
 def engine_ranking(page: dict[str, Any]) -> list[tuple[str, float]]:
     """R26 from the engine, on the results the page shows (the players by name)."""
     marked = []
-    for deal in page["deals"]:
+    for deal in page["results"]:
         tables = [TableResult(tuple(t["names"]), tuple(t["scores"]), t["taker"], t["partner"])
                   for t in deal["tables"]]
         marked += list(zip(tables, mark_tables(tables), strict=True))
@@ -88,19 +88,19 @@ def test_eight_players_at_two_tables_meet_each_deal_once_and_rank_as_the_engine(
 
         page = anne.get(f"/api/events/{eid}").json()
         assert page["status"] == "finished" and page["secret"] is not None
-        assert [d["deal"] for d in page["deals"]] == [1, 2, 3, 4]
-        for deal in page["deals"]:  # each player meets each deal once, at one table
+        assert [d["deal"] for d in page["results"]] == [1, 2, 3, 4]
+        for deal in page["results"]:  # each player meets each deal once, at one table
             held = [n for t in deal["tables"] for n in t["names"]]
             assert sorted(held) == sorted(NAMES)
         seats = {n: (t["table"], t["names"].index(n))
-                 for d in page["deals"] for t in d["tables"] for n in t["names"]}
-        for d in page["deals"]:  # and keeps its seat all event long
+                 for d in page["results"] for t in d["tables"] for n in t["names"]}
+        for d in page["results"]:  # and keeps its seat all event long
             for t in d["tables"]:
                 assert all(seats[n] == (t["table"], s) for s, n in enumerate(t["names"]))
         # the same seat held the same cards at both tables (each table started at its own étui)
         hands = []
         for table in (1, 2):
-            game = page["deals"][0]["tables"][table - 1]["game"]
+            game = page["results"][0]["tables"][table - 1]["game"]
             done = anne.get(f"/api/games/{game}").json()["deals_done"]
             hands.append({tuple(tuple(h) for h in d["record"]["hands"]) for d in done})
         assert hands[0] == hands[1] and len(hands[0]) == 4
@@ -126,7 +126,7 @@ def test_a_bot_fills_the_last_table_and_is_compared_but_not_ranked(tmp_path: Pat
         page = client.get(f"/api/events/{eid}").json()
         assert page["status"] == "finished"
         assert sorted(r["name"] for r in page["ranking"]) == sorted(NAMES[:7])
-        assert all(sum(n == "" for t in d["tables"] for n in t["names"]) == 1 for d in page["deals"])
+        assert all(sum(n == "" for t in d["tables"] for n in t["names"]) == 1 for d in page["results"])
 
 
 def test_registrations_follow_the_organisers_choices(tmp_path: Path) -> None:
@@ -181,8 +181,8 @@ def test_an_event_table_comes_back_after_a_restart_with_its_deals(tmp_path: Path
             pl.expect("snapshot")
         drive(back, seed=7, timeout=120)
         page = client.get(f"/api/events/{eid}").json()
-        assert page["status"] == "finished" and [d["deal"] for d in page["deals"]] == [1, 2, 3]
-        game = page["deals"][0]["tables"][0]["game"]
+        assert page["status"] == "finished" and [d["deal"] for d in page["results"]] == [1, 2, 3]
+        game = page["results"][0]["tables"][0]["game"]
         done = client.get(f"/api/games/{game}").json()["deals_done"]
         assert [d["seed"] for d in done] == [etui(page["secret"], 4, n).seed for n in (1, 2, 3)]
 
@@ -223,7 +223,7 @@ def test_in_the_imposed_taker_form_the_same_hand_takes_the_same_contract_everywh
         drive([m.ws for m in members], seed=8, timeout=120)
         page = client.get(f"/api/events/{eid}").json()
         assert page["status"] == "finished" and page["imposed_taker"] is True
-        for deal in page["deals"]:
+        for deal in page["results"]:
             e = etui(page["secret"], 4, deal["deal"])
             hands = Deal.new(4, e.dealer, seed=e.seed).hands
             order = [(e.dealer + 1 + i) % 4 for i in range(4)]

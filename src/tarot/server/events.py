@@ -222,7 +222,7 @@ def _tables(conn: Connection, eid: int) -> int:
 
 
 def results(conn: Connection, eid: int) -> dict[str, Any]:
-    """Each deal played at every table (the tables side by side, with marks) and the ranking
+    """Each deal played at every table (``results``: the tables side by side, with marks) and the ranking
     of the registered players over those deals."""
     tables = _tables(conn, eid)
     by_etui: dict[int, list[Any]] = defaultdict(list)
@@ -245,7 +245,7 @@ def results(conn: Connection, eid: int) -> dict[str, Any]:
             for r, m in zip(rows, marks, strict=True)]})
     standings = [s for s in rank_standings(marked, order=lambda pid: names.get(pid, "").casefold())
                  if not s.player.startswith(BOT_SEAT)]
-    return {"deals": deals_out, "ranking": _ranking(standings, names)}
+    return {"results": deals_out, "ranking": _ranking(standings, names)}
 
 
 def _ranking(standings: list[Standing], names: dict[str, str]) -> list[dict[str, Any]]:

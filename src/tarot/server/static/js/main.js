@@ -1,7 +1,8 @@
 // The browser client: ES modules, no build step. Protocol: docs/protocol.md.
 //   net.js the websocket · state.js what the page knows · i18n.js the texts (static/i18n/)
 //   cards.js the cards, faces.js their SVG faces, motion.js a trick gathered · views/ one module per screen (lobby, table, result, sheet, help, forms,
-//   challenge: the daily challenge's page #/challenge and its tables)
+//   challenge: the daily challenge's page #/challenge and its tables; events, eventpage: the
+//   duplicate events' lobby panel, their pages #/e/<id> and their tables)
 // Clicks go through one listener (``data-action``); the page is redrawn by region.
 import {cardName, sortCards, suitName} from "./cards.js";
 import {$, h, toast} from "./dom.js";
@@ -14,6 +15,7 @@ import {accountHeader, initAccounts, pageView, routePage, signInOffer} from "./v
 import {helpSheet} from "./views/help.js";
 import {challengeHandlers, challengeView, initChallenge, routeChallenge} from "./views/challenge.js";
 import {chatActions, chatHandlers} from "./views/chat.js";
+import {eventForTable, eventsHandlers, eventView, initEvents, loadEvents, routeEvent} from "./views/events.js";
 import {friendsActions, friendsHandlers} from "./views/friends.js";
 import {lobbyView} from "./views/lobby.js";
 import {initReplay, replayView, routeReplay} from "./views/replay.js";
@@ -62,7 +64,7 @@ const handlers = {
 };
 
 // the chat's messages (views/chat.js): kept, then the page redrawn
-for (const [type, handle] of Object.entries({...chatHandlers, ...friendsHandlers, ...challengeHandlers})) handlers[type] = (m) => { handle(m); render(); };
+for (const [type, handle] of Object.entries({...chatHandlers, ...friendsHandlers, ...challengeHandlers, ...eventsHandlers})) handlers[type] = (m) => { handle(m); render(); };
 // once the server knows who this is: its friends (then their changes come by themselves)
 const welcomed = handlers.welcome;
 handlers.welcome = (m) => { welcomed(m); send({type: "friends"}); };
@@ -92,6 +94,8 @@ function tableMessage(m) {
   if (m.type === "event") onEvent(m.event);
   // a challenge's table: the day (how many deals, which next) when it opens and when its deal is over
   if (S.state.table.challenge && (m.type === "snapshot" || m.event.kind === "game_end")) send({type: "challenge"});
+  // an event's table: the event (its name; over or not) when it opens and when its game is over
+  if (S.state.table.event && (m.type === "snapshot" || m.event.kind === "game_end")) eventForTable(S.state.table.event.id);
   const v = S.state.view, mine = !!v && v.turn != null && v.turn === S.state.you;
   if (mine && !S.wasMyTurn && S.sound) chime();
   S.wasMyTurn = mine;
@@ -117,7 +121,8 @@ function route() {
   else if (routePage(location.hash)) S.table = null;  // a profile or the ranking (views/account.js)
   else if (routeReplay(location.hash)) S.table = null;  // a game's replay #/g/<game>/<deal>/<step> (views/replay.js)
   else if (routeChallenge(location.hash)) S.table = null;  // the daily challenge #/challenge (views/challenge.js)
-  else { S.table = null; send({type: "lobby"}); }
+  else if (routeEvent(location.hash)) S.table = null;  // a duplicate event's page #/e/<id> (views/events.js)
+  else { S.table = null; send({type: "lobby"}); loadEvents(); }
   render();
 }
 window.addEventListener("hashchange", route);
@@ -148,7 +153,7 @@ function show(name, ...nodes) {
 }
 
 function draw(app) {
-  const page = !S.table && (pageView() || replayView() || challengeView());  // rebuilt only when its key changes
+  const page = !S.table && (pageView() || replayView() || challengeView() || eventView());  // rebuilt only when its key changes
   if (page) { if (screen !== page.key) show(page.key, ...page.nodes()); return; }
   if (!S.name && !(S.me && S.me.account)) return show("name", kept("name", nameForm), signInOffer());
   if (!S.me) return show("wait");
@@ -216,6 +221,7 @@ const ACTIONS = {
   "cancel-vote": (el) => send({type: "cancel_vote", accept: el.dataset.accept === "1"}),
   "leave": () => {
     if (S.state.table.challenge) { location.hash = "#/challenge"; return; }  // (its seat is never given up)
+    if (S.state.table.event) { location.hash = "#/e/" + S.state.table.event.id; return; }  // (nor an event's)
     if (S.state.you >= 0 && S.state.table.status === "playing" && !confirm(t("leaveconfirm"))) return;
     send({type: "leave"}); location.hash = "#/";
   },
@@ -273,6 +279,7 @@ Object.assign(ACTIONS, initAccounts({render, reconnect}));
 Object.assign(ACTIONS, chatActions, friendsActions);
 Object.assign(ACTIONS, initReplay({render}));
 Object.assign(ACTIONS, initChallenge({render}));
+Object.assign(ACTIONS, initEvents({render}));
 
 // The clocks tick by changing their text only (a redraw each second would lose clicks).
 setInterval(() => {

@@ -32,7 +32,7 @@ export function initAccounts(given) {
 // --- the API -----------------------------------------------------------------------------------
 
 // {ok, status, data}; a network failure has status 0
-async function api(method, path, body) {
+export async function api(method, path, body) {
   try {
     const r = await fetch(path, body === undefined ? {method} :
       {method, headers: {"content-type": "application/json"}, body: JSON.stringify(body)});

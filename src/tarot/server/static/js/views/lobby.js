@@ -1,8 +1,9 @@
-// The lobby: the daily challenge's panel and the create form on top, then the open tables with their options.
+// The lobby: the daily challenge's and the events' panels and the create form on top, then the open tables with their options.
 import {h} from "../dom.js";
 import {fill, plural, t} from "../i18n.js";
 import {S, seatName} from "../state.js";
 import {challengePanel} from "./challenge.js";
+import {eventsPanel} from "./events.js";
 import {chatPanel} from "./chat.js";
 import {friendsPanel, invitationsPanel} from "./friends.js";
 import {kept, optionsForm} from "./forms.js";
@@ -18,7 +19,7 @@ export function lobbyView() {
     h("td", {class: "who"}, tb.seats.map((s, i) => (s.host ? "★ " : "") + seatName(i, tb.seats)).join(", ")),
     h("td", {}, t("status_" + tb.status)),
     h("td", {}, h("a", {href: "#/t/" + tb.id}, h("button", {}, t("join"))))));
-  return h("div", {}, invitationsPanel(), challengePanel(),
+  return h("div", {}, invitationsPanel(), challengePanel(), eventsPanel(),
     h("section", {class: "panel"}, h("h2", {}, t("create")),
       kept("create", () => optionsForm({players: 4, deals: 4, move_time: null, private: false, spectators: true},
         t("create"), "create_table"))),

@@ -7,6 +7,7 @@ import {colon, fill, lang, t} from "../i18n.js";
 import {S, seatName, secondsLeft} from "../state.js";
 import {challengeEnd, challengeKey, challengeTitle} from "./challenge.js";
 import {chatKey, chatPanel} from "./chat.js";
+import {eventEnd, eventKey, eventTitle} from "./events.js";
 import {friendsKey, friendsPanel} from "./friends.js";
 import {optionsForm, kept} from "./forms.js";
 import {rankingView, resultView} from "./result.js";
@@ -17,9 +18,12 @@ export function timerText() {
 }
 
 const amHost = () => !!S.me && S.state.table.host === S.me.id;
-// A daily challenge's table: its seats, options and one game are fixed (no host controls, no
-// cancel, no rematch, no invitation; nobody else comes, so no chat); going back never leaves.
-const fixed = () => !!S.state.table.challenge;
+// A daily challenge's or a duplicate event's table: its seats, options and game are fixed (no host
+// controls, no cancel, no rematch, no invitation, no game ranking: the challenge's or the event's
+// results count); going back never leaves (the seat stays the player's). A challenge's table has
+// nobody else, so no chat; an event's has its players.
+const fixed = () => !!(S.state.table.challenge || S.state.table.event);
+const atEvent = () => S.state.table.event || null;
 
 export function tableRegions() {
   const st = S.state, v = st.view;
@@ -28,9 +32,10 @@ export function tableRegions() {
   const live = `${S.version}|${ui}`;
   const game = st.game;
   return [
-    {id: "info", key: `${live}|${challengeKey()}`, build: infoView},
+    {id: "info", key: `${live}|${challengeKey()}|${atEvent() && eventKey(atEvent())}`, build: infoView},
     {id: "challenge-wrap", key: `${lang()}|${st.table.status}|${challengeKey()}|${JSON.stringify(game && game.totals)}`,
       build: challengeEnd},
+    {id: "event-wrap", key: `${lang()}|${st.table.status}|${atEvent() && eventKey(atEvent())}`, build: eventEnd},
     {id: "felt-wrap", key: live, build: feltView},
     {id: "actions-wrap", key: live, build: () => (v && st.you >= 0 ? actionsView(v) : null)},
     {id: "hand-wrap", key: live, build: () => (v && st.you >= 0 ? handView(v) : null)},
@@ -40,7 +45,7 @@ export function tableRegions() {
         : game && game.ranking ? rankingView(game.ranking, game.outcome) : null)},
     {id: "sheet-wrap-region", key: `${lang()}|${JSON.stringify(game && game.sheet)}|${st.table.seats.map((s) => s.name)}`,
       build: () => (game && game.sheet.length ? sheetView(game) : null)},
-    {id: "chat-wrap", key: `${chatKey()}|${friendsKey()}`, build: () => (fixed() ? null : chatPanel("table"))},
+    {id: "chat-wrap", key: `${chatKey()}|${friendsKey()}`, build: () => (st.table.challenge ? null : chatPanel("table"))},
     {id: "friends-wrap", key: `${friendsKey()}|${live}`, build: () => (S.friends.size && !fixed() ? friendsPanel("table") : null)},
     {id: "host-wrap", key: `${lang()}|${st.table.status}|${amHost()}|${JSON.stringify(st.table.options)}`, build: hostView},
   ];
@@ -50,7 +55,8 @@ function infoView() {
   const st = S.state, tb = st.table, v = st.view, you = st.you;
   const info = h("div", {id: "info", class: "panel"});
   if (tb.challenge) info.append(challengeTitle(tb.challenge));  // "Daily challenge — deal k of n", in place of "Deal 1/1"
-  else if (st.game) {
+  else if (tb.event) info.append(eventTitle(tb.event));  // "Event — table N", and the way to its page
+  if (st.game && !tb.challenge) {
     // the deal under way (during the pause after a deal, the one just played)
     const current = st.game.played + (tb.status === "playing" && !st.next_deal ? 1 : 0);
     info.append(h("span", {}, `${t("deal")} ${current}/${st.game.deals}`));
@@ -63,7 +69,7 @@ function infoView() {
     if (v.turn != null) info.append(h("span", {id: "turn"}, v.turn === you ? h("b", {}, t("yourturn")) : `${t("turn")}${colon()}${seatName(v.turn)}`));
     if (S.timeLeft != null && v.turn != null) info.append(h("span", {id: "timer"}, timerText()));
   } else if (tb.status === "waiting") info.append(h("span", {}, t("waiting")));
-  if (tb.options.private && S.invite && !tb.challenge) {
+  if (tb.options.private && S.invite && !fixed()) {
     const link = `${location.origin}/#/t/${tb.id}/${S.invite}`;
     info.append(h("span", {id: "invite"}, `${t("invite")}${colon()}`, h("input", {readonly: true, value: link, size: 24, id: "invite-link"}),
       h("button", {id: "copy-invite", "data-action": "copy-invite"}, t("copy"))));
@@ -239,7 +245,8 @@ function toolsView() {
     tools.append(h("button", {id: "last", "data-action": "show-last"}, t(on ? "current" : "last")));
   }
   // at a challenge's table: back to the challenge's page (once the deal is over, its panel says it)
-  if (fixed() && st.table.status !== "finished") tools.append(h("button", {id: "challenge-back", "data-action": "challenge-back"}, t("ch_back")));
+  if (atEvent()) tools.append(h("button", {id: "event-back", "data-action": "event-back"}, t("ev_back")));
+  else if (fixed() && st.table.status !== "finished") tools.append(h("button", {id: "challenge-back", "data-action": "challenge-back"}, t("ch_back")));
   else if (!fixed()) tools.append(h("button", {id: "leave", "data-action": "leave"}, t("leave")));
   if (st.table.status === "playing" && st.you >= 0 && !st.cancel && !fixed())
     tools.append(h("button", {id: "propose-cancel", "data-action": "propose-cancel"}, t("cancelgame")));

@@ -1,0 +1,145 @@
+"""A duplicate event in the browser (docs/duplicate.md, "Events at tables"): an organiser creates it
+in the lobby's form (desktop, English), another account registers on its page (phone, French), the
+organiser starts it: both are sent to their table (two people and two robots), play its deals to
+the end, and the event's page shows it finished with its ranking and each deal's tables. Skipped
+without playwright or Debian's chromium (tests/test_e2e_browser.py). Screenshots go to
+docs/screenshots/event-*.png."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+from test_e2e_accounts import create_account, shown
+from test_e2e_browser import SHOTS, new_page, play_until
+
+PASSWORD = "correct horse"
+FIXED = ("#leave", "#propose-cancel", "button.add-bot", "button.add-search", "#options", "#invite-link",
+         "#new-game", "#rematch", ".invite-friend", "#cancel-vote")  # what the server refuses there
+
+
+def account(browser: Any, base: str, name: str, width: int, lang: str) -> Any:
+    """A new account signed in, in a browser context of its own, on the lobby."""
+    page = new_page(browser, width, 900 if width > 400 else 844)
+    page.console_errors = []  # errors in the console (not the browser's own missing favicon)
+    page.on("console", lambda m: page.console_errors.append(m.text)
+            if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
+    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
+    page.goto(base + "/")
+    page.wait_for_function("() => window.tarotReady === true")
+    page.click("#offer-create")
+    create_account(page, name, PASSWORD)
+    shown(page, "#me-link", name)
+    page.wait_for_selector("#events")
+    return page
+
+
+def no_wider(page: Any, width: int) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def shot(page: Any, name: str, full: bool = True) -> None:
+    page.evaluate("() => { document.querySelector('#toast').style.display = 'none'; }")
+    page.screenshot(path=str(SHOTS / name), full_page=full)
+
+
+def play_both(pages: list[Any], done: str, limit: float = 420.0) -> None:
+    """Two people at one table: each plays its turns in short spells (``play_until`` waits on one
+    page only), and asks for the next deal when the result is up."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        if all(p.locator(done).count() for p in pages):
+            return
+        for p in pages:
+            if p.locator(done).count():
+                continue
+            if p.locator("#next-deal:enabled").count():
+                p.click("#next-deal")
+            with contextlib.suppress(TimeoutError):
+                play_until(p, done, limit=1.5)
+    raise TimeoutError(f"{done} not reached")
+
+
+def test_an_event_from_its_creation_to_its_results(server: str, browser: Any) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    odile = account(browser, server, "Odile", 1100, "en")
+    assert odile.locator("#events h2").inner_text() == "Events"
+    odile.click("#ev-create-box summary")
+    odile.fill("#ev-name", "Club night")
+    odile.select_option("#ev-players", "4")
+    odile.fill("#ev-deals", "2")
+    in_an_hour = odile.evaluate("""() => {
+        const d = new Date(Date.now() + 3600e3), p = (x) => String(x).padStart(2, '0');
+        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`
+          + `T${p(d.getHours())}:${p(d.getMinutes())}`; }""")  # (the browser's time)
+    odile.fill("#ev-starts", in_an_hour)
+    odile.select_option("#ev-access", "open")
+    odile.set_checked("#ev-bots", True)
+    shot(odile, "event-lobby-1100-en.png")
+    odile.click("#ev-create-submit")
+    shown(odile, "#ev-title", "Club night")
+    eid = int(odile.evaluate("location.hash").split("/")[-1])
+    assert odile.locator("#ev-head .ev-status").get_attribute("data-status") == "registering"
+    assert odile.locator("#ev-registered").count() == 1  # the organiser is registered
+    assert odile.locator("#ev-start").count() == 1
+
+    fabrice = account(browser, server, "Fabrice", 390, "fr")
+    assert fabrice.locator("#events h2").inner_text() == "Tournois"
+    fabrice.evaluate("location.hash = '#/e/999999'")  # no such event: said in the player's language
+    shown(fabrice, "#ev-missing h2", "Ce tournoi n’existe pas")
+    fabrice.evaluate("location.hash = '#/'")
+    line = fabrice.locator(f"#events li[data-event='{eid}']")
+    line.wait_for()
+    assert "Club night" in line.inner_text() and "1 inscrit" in line.inner_text()
+    no_wider(fabrice, 390)
+    shot(fabrice, "event-lobby-390-fr.png")
+    line.locator("a.ev-name").click()
+    fabrice.wait_for_selector("#ev-register")
+    assert fabrice.locator("#ev-start").count() == 0  # not the organiser
+    no_wider(fabrice, 390)
+    shot(fabrice, "event-before-390-fr.png")
+    fabrice.click("#ev-register")
+    fabrice.wait_for_selector("#ev-registered")
+    assert fabrice.locator("#ev-players tbody tr").count() == 2
+
+    odile.reload()  # (its page would show the registration within 10 s by itself)
+    odile.wait_for_function("() => document.querySelectorAll('#ev-players tbody tr').length === 2")
+    shot(odile, "event-before-1100-en.png")
+    odile.once("dialog", lambda d: d.accept())
+    odile.click("#ev-start")
+    started = {"en": "The event has started", "fr": "Le tournoi a commencé"}
+    for page, heading, lang in ((odile, "Event — table 1", "en"), (fabrice, "Tournoi — table 1", "fr")):
+        shown(page, "#event-title h2", heading)  # sent to its table by ``event_start``
+        assert page.locator("#toast").text_content().startswith(started[lang])
+        page.wait_for_selector("#event-link")
+        for gone in FIXED:
+            assert page.locator(gone).count() == 0, gone
+        assert page.locator("#event-back").count() == 1
+    shown(odile, "#event-link", "Club night")
+    for page, width, lang in ((odile, 1100, "en"), (fabrice, 390, "fr")):
+        page.wait_for_selector("#hand .card")
+        no_wider(page, width)
+        shot(page, f"event-table-{width}-{lang}.png", full=False)
+
+    play_both([odile, fabrice], "#event-over")
+    for page, width, lang in ((odile, 1100, "en"), (fabrice, 390, "fr")):
+        page.click("#event-results")
+        page.wait_for_selector("#ev-head .ev-status[data-status='finished']")
+        page.wait_for_selector("#ev-secret-value")
+        ranked = page.locator("#ev-ranking tbody").inner_text()
+        assert "Odile" in ranked and "Fabrice" in ranked
+        assert page.locator("#ev-ranking tbody tr").count() == 2  # the robots are never ranked
+        assert page.locator("#ev-deals .ev-deal").count() == 2
+        for k in (1, 2):
+            tables = page.locator(f"#ev-deals .ev-deal[data-deal='{k}'] .ev-table")
+            assert tables.count() == 1 and tables.locator("tbody tr").count() == 4
+            assert tables.locator("a.ev-replay").count() == 1
+        assert len(page.locator("#ev-secret-value").inner_text()) == 64
+        assert page.locator("#ev-your-rank").count() == 1
+        no_wider(page, width)
+        shot(page, f"event-after-{width}-{lang}.png")
+        assert not page.errors, page.errors
+        assert not page.console_errors, page.console_errors
+    odile.context.close()
+    fabrice.context.close()
