@@ -12,7 +12,7 @@ from fastapi import APIRouter, Cookie, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
-from . import event_tables, events
+from . import event_results, event_tables, events
 from .accounts import Account
 from .api import Using, _error, _Route
 
@@ -136,7 +136,7 @@ def _summary(conn: Any, eid: int) -> dict[str, Any]:
 
 def _page(conn: Any, eid: int, viewer: str | None) -> dict[str, Any]:
     event = events.get(conn, eid)
-    out = events.summary(conn, event) | events.results(conn, eid)
+    out = events.summary(conn, event) | event_results.results(conn, eid)
     out["starts_at"] = dt.datetime.fromtimestamp(event.starts, dt.UTC).isoformat()
     out["players_list"] = events.seating(conn, eid)
     out["you"] = events.viewer(conn, eid, viewer) if viewer else None

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from tarot.engine import Action, Bid, Ecart, IllegalAction, Phase, action_from_dict, action_to_dict
 
-from . import challenge, competition, events, players
+from . import challenge, competition, event_results, events, players
 from . import protocol as p
 from .game import DealInfo, ServerGame
 from .players import NotEnoughChips
@@ -202,8 +202,8 @@ class GameFlow:
         jobs: list[Job] = [(store.finish_deal, (info.db_id, record, result))]
         if t.at_event is not None:  # the event's results: who held each seat, and the scores
             ev = t.at_event
-            jobs.append((events.record_deal, (ev.id, ev.table - 1, info.etui, game.db_id, list(ev.seats),
-                                              result)))
+            jobs.append((event_results.record_deal,
+                         (ev.id, ev.table - 1, info.etui, game.db_id, list(ev.seats), result)))
         following: DealInfo | None = None
         if game.is_over:
             jobs += self._game_end_jobs(game, result)
@@ -241,7 +241,7 @@ class GameFlow:
         jobs: list[Job] = [(store.finish_game, (game.db_id, list(game.totals))),
                            (store.set_table_status, (t.id, "finished", t.version))]
         if t.at_event is not None:  # the last table done ends the event
-            jobs.append((events.table_done, (t.at_event.id,)))
+            jobs.append((event_results.table_done, (t.at_event.id,)))
         if t.challenge is not None:  # the seat's score, for the challenge's results
             jobs.append((challenge.finish, (t.id, game.db_id, game.totals[challenge.SEAT], last)))
         if game.competitive:
