@@ -238,3 +238,25 @@ def test_in_the_imposed_taker_form_the_same_hand_takes_the_same_contract_everywh
         seen = [m["event"] for m in members[0].ws.messages if m["type"] == "event"
                 and m["event"]["kind"] == "action" and "bid" in m["event"]["action"]]
         assert seen and all(b["by"] == "imposed" for b in seen)
+
+
+def test_an_events_games_stay_hidden_until_it_is_over(tmp_path: Path) -> None:
+    """Another table may still have a deal to play: an event's replays and records wait for its
+    end (game ids are easy to guess)."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        anne = Member(client, "Anne", "10.0.0.1")
+        eid = new_event(anne, deals=2)
+        anne.post(f"/api/events/{eid}/start")
+        sit_down([anne], eid)
+        for _ in range(500):
+            drive([anne.ws], until_finished=False, max_actions=1, seed=1)
+            results = client.get(f"/api/events/{eid}").json()["results"]
+            if results:
+                break
+        gid = results[0]["tables"][0]["game"]
+        for path in (f"/api/games/{gid}", f"/api/games/{gid}/records"):
+            r = anne.get(path)
+            assert (r.status_code, r.json()["code"]) == (403, "challenge_hidden")
+        drive([anne.ws], seed=1)
+        assert client.get(f"/api/events/{eid}").json()["status"] == "finished"
+        assert anne.get(f"/api/games/{gid}").status_code == 200

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 
 from . import challenge as ch
+from . import event_results
 from .accounts import Accounts
 from .api import Using, _error, _Route
 from .challenge_ranking import MONTH_MIN_DAYS, day_ranking, month_ranking
@@ -50,7 +51,10 @@ def router() -> APIRouter:
 
 async def hidden_game(accounts: Accounts, gid: int, session: str | None) -> bool:
     """Game ``gid`` plays a deal of today's challenge that the session's account has not played
-    (or there is no account: a guest sees its replays tomorrow): its cards stay hidden."""
+    (or there is no account: a guest sees its replays tomorrow), or is a game of an event not
+    over (other tables may still have its deals to play): its cards stay hidden."""
+    if await accounts.store.query(event_results.in_play, gid):
+        return True
     found = await accounts.store.query(ch.deal_of_game, gid)
     if found is None or found[0] < ch.today():
         return False
@@ -60,4 +64,4 @@ async def hidden_game(accounts: Accounts, gid: int, session: str | None) -> bool
 
 def hidden_error() -> JSONResponse:
     return _error(403, "challenge_hidden", "a deal of today's challenge is shown to those who have played "
-                  "it, and to everyone once the day is over")
+                  "it, and to everyone once the day is over; an event's games, once the event is over")
