@@ -41,7 +41,8 @@ async function load(r) {
   let status = "error", data = null;
   try {
     const answer = await fetch(`/api/games/${r.gid}`);
-    // 403: a deal of today's challenge, shown only to who has played it until the day is over
+    // 403: a deal of today's challenge (shown only to who has played it until the day is over), or
+    // a game of an event not over
     status = answer.ok ? "ok" : answer.status === 404 || answer.status === 422 ? "none" : answer.status === 403 ? "hidden" : "error";
     if (answer.ok) data = await answer.json();
   } catch (e) { status = "error"; }
