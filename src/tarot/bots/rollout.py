@@ -4,12 +4,30 @@ trick, give the least otherwise, and never keep the Excuse for the last trick.
 
 It reads the engine's fields directly (masks), which keeps one decision to a few microseconds:
 the search's strength is the number of playouts it can afford.
+
+``start_play`` takes a world still in its bidding to its first card under a given contract,
+with the heuristic's call, écart and poignée, so that a whole deal can be played out (the
+bidding search); it sets the state directly instead of replaying checked actions.
 """
 
 from __future__ import annotations
 
-from tarot.engine import Deal, Phase
-from tarot.engine.cards import ABOVE, CARDS, EXCUSE_BIT, HALF_POINTS, PETIT_BIT, PLAIN, SUIT_MASKS, TRUMPS
+from functools import lru_cache
+
+from tarot.engine import Contract, Deal, Phase
+from tarot.engine.cards import (
+    ABOVE,
+    CARDS,
+    EXCUSE_BIT,
+    HALF_POINTS,
+    PETIT_BIT,
+    PLAIN,
+    SUIT_MASKS,
+    TRUMPS,
+    cards_of,
+)
+
+from .evaluation import THRESHOLDS, call_choice, ecart_choice, hand_points
 
 _PLAY = Phase.PLAY
 _TRUMPS = TRUMPS
@@ -171,3 +189,49 @@ def play_out(deal: Deal) -> None:
     play = deal.play
     while deal.phase is _PLAY:
         play(CARDS[choose(deal)])
+
+
+ATTACK = 0  # the value of ``Deal.side[seat]`` for the attack
+POIGNEE_MARGIN = 6  # HeuristicBot.poignee: the taker shows one with this much above its contract
+
+
+@lru_cache(maxsize=512)  # prise and garde by the same taker in the same world: the same écart
+def _heuristic_ecart(hand: int, size: int, allowed: int, trumps_needed: int) -> int:
+    return ecart_choice(hand, size, allowed, trumps_needed)
+
+
+def start_play(world: Deal, taker: int, contract: Contract) -> Deal:
+    """A copy of ``world`` (a deal in its bidding) at its first card, as if the bidding had made
+    ``taker`` take ``contract``: the call (5 players), the écart and the poignée are the heuristic
+    bot's, and no chelem is announced (the heuristic announces one only when certain: rare)."""
+    deal = world.copy()
+    n = deal.players
+    deal.high_bid = deal.contract = contract
+    deal.taker = taker
+    deal.side[taker] = ATTACK
+    if deal.variant.calls_card:
+        called = call_choice(deal.hands[taker], cards_of(deal.callable_mask()))
+        deal.called = CARDS[called]
+        for seat in range(n):
+            if seat != taker and deal.hands[seat] >> called & 1:
+                deal.partner = seat
+                deal.side[seat] = ATTACK
+    if contract.chien_shown:
+        deal.hands[taker] |= deal.chien
+        deal.phase = Phase.ECART
+        options = deal.ecart_options()
+        assert options is not None
+        ecart = _heuristic_ecart(deal.hands[taker], options.size, options.allowed_mask,
+                                 options.trumps_needed)
+        deal.hands[taker] &= ~ecart
+        deal.ecart = ecart
+        deal.ecart_trumps = ecart & TRUMPS
+    hand = deal.hands[taker]
+    shown = (hand & (TRUMPS | EXCUSE_BIT) | deal.ecart_trumps).bit_count()
+    sizes = [t for t in deal.variant.poignee_thresholds if t <= shown]
+    if sizes and hand_points(hand) >= THRESHOLDS[n][min(contract, Contract.GARDE) - 1] + POIGNEE_MARGIN:
+        deal.poignees[taker] = sum(1 << c for c in range(56, 56 + sizes[-1]))  # only the count scores
+    deal.phase = Phase.PLAY
+    deal.turn = deal.leader
+    deal._legal = -1
+    return deal

@@ -6,14 +6,18 @@ poignées shown, the chien when it was shown (its cards are with the taker or in
 world is then rebuilt by replaying the public actions through the engine, which re-checks every
 one: a sample the rules would not allow (a player who could have followed, say) is refused and
 drawn again.
+
+Before the play (``sample_before_play``, for the bidding) only the seat's own hand is known, plus
+whatever the caller infers from the bids, given as tests on the other hands.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 from tarot.engine import Bid, Call, Chelem, Deal, Ecart, IllegalAction, Poignee, View
-from tarot.engine.cards import CARDS, cards_of
+from tarot.engine.cards import CARDS, EXCUSE_BIT, PETIT_BIT, TRUMPS, cards_of
 
 from .knowledge import Knowledge
 
@@ -121,3 +125,52 @@ def sample_world(view: View, k: Knowledge, rng: random.Random, attempts: int = A
         except (IllegalAction, ValueError):
             continue
     return None
+
+
+HandTest = Callable[[int], bool]
+
+
+def sample_before_play(view: View, rng: random.Random, tests: Sequence[tuple[int, HandTest]] = (),
+                       draws: int = 1000) -> tuple[list[int] | None, int]:
+    """Every hand and the chien while nothing but the seat's own hand is known (the bidding):
+    ``(hands + [chien], hands drawn)``, or ``(None, hands drawn)`` when ``draws`` run out.
+
+    The other cards are dealt uniformly among those consistent with the seat's view: no hand is
+    a petit sec (R6 would have annulled the deal) and each ``(seat, test)`` of ``tests`` holds
+    for that seat's hand. This is rejection sampling, so exact; it is cheap because the tested
+    seats are drawn first, in the order given (put the most selective first), and a draw stops
+    at the first hand that fails. No replay: nothing has been played yet.
+    """
+    n = view.players
+    size = view.hand_sizes[view.seat]
+    mine = view.hand.mask
+    pool = [c for c in range(78) if not mine >> c & 1]
+    tested = [seat for seat, _ in tests]
+    untested = [s for s in range(n) if s != view.seat and s not in tested]
+    used = 0
+    while used < draws:
+        hands = [0] * n
+        hands[view.seat] = mine
+        rest = pool
+        for seat, test in tests:
+            used += 1
+            cards = rng.sample(rest, size)
+            hand = sum(1 << c for c in cards)
+            if _petit_sec(hand) or not test(hand):
+                break
+            hands[seat] = hand
+            rest = [c for c in rest if not hand >> c & 1]
+        else:
+            used += 1
+            rest = rest[:]
+            rng.shuffle(rest)
+            for i, seat in enumerate(untested):
+                hands[seat] = sum(1 << c for c in rest[i * size:(i + 1) * size])
+            if any(_petit_sec(hands[s]) for s in untested):
+                continue
+            return hands + [sum(1 << c for c in rest[len(untested) * size:])], used
+    return None, used
+
+
+def _petit_sec(hand: int) -> bool:
+    return hand & (TRUMPS | EXCUSE_BIT) == PETIT_BIT

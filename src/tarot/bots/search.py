@@ -5,7 +5,9 @@ with its view (``sampler``), and in every sampled world plays each legal card fo
 playout (``rollout``); the card with the best mean score for its seat wins. The same worlds serve
 every card (common random numbers), so differences between cards are measured, not noise.
 
-Bids, the call, the écart, the chelem and poignées come from the heuristic bot.
+Bids are chosen by simulation too (``bidding``): each legal bid is scored by playing sampled
+whole deals out under the contract it leads to. The call, the écart, the chelem and poignées come
+from the heuristic bot.
 
 Budget: ``think`` seconds per decision (default 0.5). So that the same seed gives the same
 choices, the budget is counted in work (playouts), at ``PLAYOUTS_PER_SECOND`` measured on the
@@ -18,8 +20,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tarot.engine import CARDS, View
+from tarot.engine import CARDS, Bid, View
 
+from .bidding import choose_bid
 from .heuristic import HeuristicBot
 from .knowledge import Knowledge
 from .rollout import play_out
@@ -31,7 +34,7 @@ MIN_WORLDS = 4  # below this many consistent worlds, trust the heuristic instead
 
 
 class SearchBot(HeuristicBot):
-    """Heuristic bidding and écart; card play by sampling worlds and playing them out."""
+    """Bids and card play by sampling worlds and playing them out; the heuristic's écart."""
 
     name = "search"
 
@@ -42,6 +45,10 @@ class SearchBot(HeuristicBot):
             raise ValueError("think must be a positive number of seconds")
         self.think = think
         self.playouts = playouts if playouts is not None else max(1, int(think * PLAYOUTS_PER_SECOND))
+
+    def bid(self, view: View) -> Bid:
+        choice = choose_bid(view, self.rng, self.playouts, time.perf_counter() + self.think)
+        return choice if choice is not None else super().bid(view)
 
     def card(self, view: View, k: Knowledge, legal: int) -> int:
         choice = self.search(view, k, legal)
