@@ -13,6 +13,10 @@ import {optionsForm, kept} from "./forms.js";
 import {rankingView, resultView} from "./result.js";
 import {sheetView} from "./sheet.js";
 
+// The robots' levels a host seats (issue 19): beginner (random), club (heuristic), expert (search).
+const BOT_LEVELS = [["random", "add-random", "level_beginner"], ["heuristic", "add-bot", "level_club"],
+  ["search", "add-search", "level_expert"]];
+
 export function timerText() {
   return `${t("timeleft")}${colon()}${secondsLeft(S.timeLeft)}s`;
 }
@@ -124,8 +128,8 @@ function feltView() {
     if (!s.taken && tb.status !== "playing") {
       el.append(h("div", {class: "seat-buttons"},
         you < 0 ? h("button", {class: "sit", "data-action": "sit", "data-seat": i}, t("sit")) : null,
-        host ? h("button", {class: "add-bot", "data-action": "add-bot", "data-seat": i, "data-bot": "heuristic"}, t("bot")) : null,
-        host ? h("button", {class: "add-search", "data-action": "add-bot", "data-seat": i, "data-bot": "search"}, t("search")) : null));
+        ...(host ? BOT_LEVELS.map(([kind, cls, level]) => h("button", {class: cls, "data-action": "add-bot", "data-seat": i,
+          "data-bot": kind, title: t(level + "_hint")}, t(level))) : [])));
     } else if (s.bot && host && tb.status !== "playing" && !tb.challenge) {
       el.append(h("div", {}, h("button", {"data-action": "remove-bot", "data-seat": i}, "✕")));
     }
