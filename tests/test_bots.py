@@ -230,3 +230,17 @@ def test_a_faulty_bot_cannot_stop_a_deal() -> None:
     assert deal.is_over
     assert stats.illegal[0] and all("boom" in r for r in stats.illegal[0])
     assert not any(stats.illegal[1:])
+
+
+def test_the_levels_name_the_bots_a_player_chooses_from() -> None:
+    """Beginner, club and expert (issue 19; in French débutant too) are the random, heuristic and
+    search bots, whatever the case; an unknown word names the levels in its error."""
+    from tarot.bots.heuristic import HeuristicBot
+    from tarot.bots.search import SearchBot
+
+    assert type(make_bot("beginner", seed=1)) is RandomBot
+    assert type(make_bot("Débutant", seed=1)) is RandomBot
+    assert type(make_bot("club", seed=1)) is HeuristicBot
+    assert type(make_bot("EXPERT", seed=1, think=0.01)) is SearchBot
+    with pytest.raises(ValueError, match="beginner, club, expert"):
+        make_bot("grandmaster")

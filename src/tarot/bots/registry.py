@@ -17,15 +17,21 @@ def _builtin() -> dict[str, type[Bot]]:
 
 
 BOT_NAMES = ("random", "heuristic", "search")
+# The levels a player chooses from (the site's and ``tarot play``'s words), in French too.
+LEVELS = {"beginner": "random", "club": "heuristic", "expert": "search", "debutant": "random",
+          "débutant": "random"}
 
 
 def bot_class(spec: str) -> type[Bot]:
-    """The class named by ``spec``; ValueError with a reason if there is none."""
+    """The class named by ``spec`` (a bot's name, a level, or an import path); ValueError with a
+    reason if there is none."""
+    spec = LEVELS.get(spec.lower(), spec)
     builtin = _builtin()
     if spec in builtin:
         return builtin[spec]
     if ":" not in spec:
-        raise ValueError(f"unknown bot {spec!r}: use one of {', '.join(BOT_NAMES)} or package.module:Class")
+        raise ValueError(f"unknown bot {spec!r}: use a level (beginner, club, expert), one of "
+                         f"{', '.join(BOT_NAMES)} or package.module:Class")
     module_name, _, attr = spec.partition(":")
     try:
         module = importlib.import_module(module_name)

@@ -565,7 +565,9 @@ class TerminalGame:
 # --- the command -------------------------------------------------------------------
 
 PlayersOpt = Annotated[int, typer.Option("--players", min=3, max=5, help="3, 4 or 5 players.")]
-BotsOpt = Annotated[str, typer.Option("--bots", help="The bots: heuristic or search.")]
+BotsOpt = Annotated[str, typer.Option(
+    "--bots", help="The bots' level: beginner, club (the default) or expert; or a bot's name "
+                   "(random, heuristic, search) or a plug-in's package.module:Class.")]
 DealsOpt = Annotated[int, typer.Option("--deals", min=1, help="Counted deals in the game.")]
 SeedOpt = Annotated[int | None, typer.Option("--seed", help="Same seed, same deals (default: random).")]
 LangOpt = Annotated[
@@ -584,7 +586,7 @@ def _stdin_line() -> str:
     return line.rstrip("\r\n")
 
 
-def play(players: PlayersOpt = 4, bots: BotsOpt = "heuristic", deals: DealsOpt = 5, seed: SeedOpt = None,
+def play(players: PlayersOpt = 4, bots: BotsOpt = "club", deals: DealsOpt = 5, seed: SeedOpt = None,
          lang: LangOpt = None, think: ThinkOpt = None) -> None:
     """Play a game against bots in the terminal (you are seat 0)."""
     console = Console(highlight=False)
