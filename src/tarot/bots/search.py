@@ -56,6 +56,13 @@ class SearchBot(HeuristicBot):
 
     def search(self, view: View, k: Knowledge, legal: int) -> int | None:
         """The best card by playouts, or None when too few consistent worlds were found."""
+        means, worlds = self.card_means(view, k, legal)
+        if worlds < MIN_WORLDS:
+            return None
+        return max(means, key=lambda c: (means[c], -c))
+
+    def card_means(self, view: View, k: Knowledge, legal: int) -> tuple[dict[int, float], int]:
+        """Each legal card's mean score for the seat over the sampled worlds, and their number."""
         cards = [c for c in range(78) if legal >> c & 1]
         seat = view.seat
         totals = dict.fromkeys(cards, 0.0)
@@ -77,6 +84,4 @@ class SearchBot(HeuristicBot):
                 scores = trial.result().scores
                 totals[c] += scores[seat] if scores else 0
             budget -= len(cards)
-        if worlds < MIN_WORLDS:
-            return None
-        return max(cards, key=lambda c: (totals[c], -c))
+        return {c: t / max(worlds, 1) for c, t in totals.items()}, worlds

@@ -18,6 +18,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from tarot.bots import make_bot
+from tarot.bots.advice import advise
 from tarot.engine import Action, View
 
 POOLED = frozenset({"search"})  # the bot kinds that think in the pool
@@ -31,6 +32,11 @@ def default_workers() -> int:
 def _act(kind: str, seed: int, options: dict[str, Any], view: View) -> Action:
     """In a worker: a bot built for this move (its seed drawn by the table) chooses it."""
     return make_bot(kind, seed=seed, **options).act(view)
+
+
+def _advise(view: View, seed: int, think: float) -> dict[str, Any]:
+    """In a worker: the expert's advice for ``view`` (the hint button)."""
+    return advise(view, seed, think).to_dict()
 
 
 class BotPool:
@@ -52,6 +58,15 @@ class BotPool:
         try:
             return await loop.run_in_executor(self._pool(), _act, kind, seed, options, view)
         except BrokenProcessPool:  # a worker died (killed, out of memory): a new pool next time
+            self.close()
+            raise
+
+    async def advise(self, view: View, seed: int, think: float) -> dict[str, Any]:
+        """The expert's advice to the seat of ``view`` (``tarot.bots.advice``), in a worker."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), _advise, view, seed, think)
+        except BrokenProcessPool:
             self.close()
             raise
 

@@ -244,6 +244,12 @@ class ChallengePlay(_Msg):
     deal: int = Field(ge=1, le=99)
 
 
+class Hint(_Msg):
+    """At a practice table, on one's turn: what the expert would do (a ``hint`` answer)."""
+
+    type: Literal["hint"]
+
+
 class RemoveSpectator(_Msg):
     """The host sends a spectator away from the table (it may not come back to it)."""
 
@@ -254,13 +260,13 @@ class RemoveSpectator(_Msg):
 ClientMessage = Annotated[
     Hello | Lobby | CreateTable | Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | NextDeal
     | Act | Ping | CancelGame | CancelVote | Chat | Mute | RemoveSpectator | Friends | AddFriend
-    | RemoveFriend | InviteFriend | Challenge | ChallengePlay,
+    | RemoveFriend | InviteFriend | Challenge | ChallengePlay | Hint,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES = ("hello", "lobby", "create_table", "join", "sit", "leave", "add_bot", "remove_bot",
                 "set_options", "new_game", "next_deal", "act", "ping", "cancel_game", "cancel_vote", "chat",
                 "mute", "remove_spectator", "friends", "add_friend", "remove_friend", "invite_friend",
-                "challenge", "challenge_play")
+                "challenge", "challenge_play", "hint")
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 
@@ -541,6 +547,19 @@ class ChallengeState(_Out):
     ranking: list[dict[str, Any]]
 
 
+class HintAnswer(_Out):
+    """The expert's advice to the seat that asked (``hints``), for the table's ``version``."""
+
+    type: Literal["hint"]
+    table: str
+    version: int
+    advice: dict[str, Any]  # {action, why, worlds, mean, next, next_mean} (tarot.bots.advice)
+
+
+def hint(table: str, version: int, advice: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "hint", "table": table, "version": version, "advice": advice}
+
+
 class EventStart(_Out):
     """A duplicate event one is registered for has started: the table where one sits."""
 
@@ -579,12 +598,13 @@ def chat_log(where: str, table: str | None, lines: list[dict[str, Any]]) -> dict
 
 ServerMessage = Annotated[
     Welcome | LobbyList | LobbyUpdate | Created | Invite | Snapshot | TableEvent | Missed | Error | Pong
-    | ChatMessage | ChatLog | Muted | FriendList | FriendUpdate | Invitation | ChallengeState | EventStart,
+    | ChatMessage | ChatLog | Muted | FriendList | FriendUpdate | Invitation | ChallengeState | EventStart
+    | HintAnswer,
     Field(discriminator="type"),
 ]
 SERVER_TYPES = ("welcome", "lobby", "lobby_update", "created", "invite", "snapshot", "event", "missed",
                 "error", "pong", "chat", "chat_log", "muted", "friends", "friend_update", "invitation",
-                "challenge", "event_start")
+                "challenge", "event_start", "hint")
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 

@@ -31,6 +31,7 @@ from .chat import Room
 from .eventlog import EventLog
 from .game import Etui, ServerGame
 from .gameflow import GameFlow, Intermission
+from .hints import Hints
 from .render import Renderer
 from .seating import Seating, new_invite
 from .seats import Client, Seat
@@ -67,7 +68,7 @@ FIXED_AT_DUPLICATE = (p.AddBot, p.RemoveBot, p.SetOptions, p.NewGame, p.CancelGa
 
 TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
                 | p.Act | p.Ping | p.CancelGame | p.CancelVote | p.Chat | p.RemoveSpectator | p.InviteFriend
-                | Gone | Arm | Resume | Auto)
+                | p.Hint | Gone | Arm | Resume | Auto)
 
 
 class Table:
@@ -98,6 +99,7 @@ class Table:
         self.seating = Seating(self)
         self.flow = GameFlow(self)
         self.voting = CancelVoting(self)
+        self.hints = Hints(self)
         self.chat = Room(services.chat, "table", tid)
         self.removed: set[str] = set()  # spectators the host sent away (``Seating.remove_spectator``)
         # A daily challenge's table (``challenge_tables``): its deal. A duplicate table's imposed
@@ -246,6 +248,8 @@ class Table:
                 self.seating.remove_spectator(client, message.player)
             case p.InviteFriend():
                 self.seating.invite_friend(client, message.player)
+            case p.Hint():
+                self.hints.ask(client)
             case p.Ping():
                 client.send(p.pong(self.id, self.version))
             case _:

@@ -17,6 +17,7 @@ import {challengeHandlers, challengeView, initChallenge, routeChallenge} from ".
 import {chatActions, chatHandlers} from "./views/chat.js";
 import {eventForTable, eventsHandlers, eventView, initEvents, loadEvents, routeEvent} from "./views/events.js";
 import {friendsActions, friendsHandlers} from "./views/friends.js";
+import {hintHandlers} from "./views/hint.js";
 import {lobbyView} from "./views/lobby.js";
 import {initReplay, replayView, routeReplay} from "./views/replay.js";
 import {tableRegions, timerText} from "./views/table.js";
@@ -64,7 +65,7 @@ const handlers = {
 };
 
 // the chat's messages (views/chat.js): kept, then the page redrawn
-for (const [type, handle] of Object.entries({...chatHandlers, ...friendsHandlers, ...challengeHandlers, ...eventsHandlers})) handlers[type] = (m) => { handle(m); render(); };
+for (const [type, handle] of Object.entries({...chatHandlers, ...friendsHandlers, ...challengeHandlers, ...eventsHandlers, ...hintHandlers})) handlers[type] = (m) => { handle(m); render(); };
 // once the server knows who this is: its friends (then their changes come by themselves)
 const welcomed = handlers.welcome;
 handlers.welcome = (m) => { welcomed(m); send({type: "friends"}); };
@@ -191,6 +192,7 @@ const ACTIONS = {
   "new-game": () => send({type: "new_game"}),
   "next-deal": () => send({type: "next_deal"}),
   "bid": (el) => act({bid: el.dataset.bid}),
+  "hint": () => { S.hintAsked = S.version; send({type: "hint"}); render(); },
   "call": (el) => act({call: el.dataset.call}),
   "chelem": (el) => act({chelem: el.dataset.chelem === "true"}),
   "play": (el) => act({play: el.dataset.card}),

@@ -29,7 +29,7 @@ function dispatch(handlers, m) {
   switch (m.type) {
     case "welcome": case "lobby": case "lobby_update": case "created": case "invite": case "snapshot": case "event":
     case "error": case "chat": case "chat_log": case "muted": case "friends": case "friend_update": case "invitation":
-    case "challenge": case "event_start":
+    case "challenge": case "event_start": case "hint":
       handlers[m.type](m);
       break;
     case "missed": case "pong":  // the snapshot after ``missed`` holds it all; pongs need nothing

@@ -8,6 +8,7 @@ export const S = {
   ws: null, token: localStorage.getItem("tarot.token"), name: localStorage.getItem("tarot.name"),
   me: null, lobby: new Map(), lobbyTotal: 0, lobbyShown: LOBBY_PAGE, table: null, state: null, version: null,
   selected: new Set(), showLastAt: null, poignee: null, resultShown: null,
+  hint: null, hintAsked: null,  // the expert's advice ({version, advice}) and the version it was asked at (views/hint.js)
   timerAt: 0, timeLeft: null, kept: new Map(), invite: null, retry: 0,
   sentAt: null, sound: localStorage.getItem("tarot.sound") === "on", wasMyTurn: false,
   lastPlayed: null,  // the card of the last play event (drawn coming in)

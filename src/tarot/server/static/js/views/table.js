@@ -9,6 +9,7 @@ import {challengeEnd, challengeKey, challengeTitle} from "./challenge.js";
 import {chatKey, chatPanel} from "./chat.js";
 import {eventEnd, eventKey, eventTitle} from "./events.js";
 import {friendsKey, friendsPanel} from "./friends.js";
+import {hintedCard, hintKey, hintView} from "./hint.js";
 import {optionsForm, kept} from "./forms.js";
 import {rankingView, resultView} from "./result.js";
 import {sheetView} from "./sheet.js";
@@ -32,7 +33,7 @@ const atEvent = () => S.state.table.event || null;
 export function tableRegions() {
   const st = S.state, v = st.view;
   // what the player does on this page, in every key: a click that changes it redraws
-  const ui = JSON.stringify([lang(), [...S.selected], S.showLastAt, S.poignee, S.invite, S.resultShown, [...S.open]]);
+  const ui = JSON.stringify([lang(), [...S.selected], S.showLastAt, S.poignee, S.invite, S.resultShown, [...S.open], hintKey()]);
   const live = `${S.version}|${ui}`;
   const game = st.game;
   return [
@@ -184,6 +185,8 @@ function nextDealBox(st) {
 function actionsView(v) {
   const box = h("div", {id: "actions"});
   if (v.turn !== v.seat) return box;
+  const hint = hintView(v);
+  if (hint) box.append(hint);
   for (const a of v.legal) {
     if ("bid" in a) box.append(h("button", {class: "bid", "data-action": "bid", "data-bid": a.bid}, t(a.bid)));
     else if ("call" in a) box.append(h("button", {class: "call", "data-action": "call", "data-call": a.call}, t("call"), " ", cardEl(a.call, "small")));
@@ -235,6 +238,7 @@ function handView(v) {
       else { cls += " legal" + (S.selected.has(c) ? " selected" : ""); attrs["data-action"] = "toggle"; }
     } else if (plays.size) {
       if (plays.has(c)) { cls += " legal"; attrs["data-action"] = "play"; } else cls += " disabled";
+      if (c === hintedCard()) cls += " hinted";
     }
     hand.append(cardEl(c, cls, attrs));
   }

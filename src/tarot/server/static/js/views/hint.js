@@ -1,0 +1,47 @@
+// The hint button (issue 19): at a practice table, on one's turn, what the expert would do and
+// why in one line (docs/protocol.md, "hint"). The advice is for one position: a move makes it old.
+import {cardName} from "../cards.js";
+import {h} from "../dom.js";
+import {fill, signed, t} from "../i18n.js";
+import {S} from "../state.js";
+
+export const hintHandlers = {
+  hint(m) { if (m.table === S.table) S.hint = {version: m.version, advice: m.advice}; },
+};
+
+export const hintKey = () => (S.hint ? S.hint.version : "") + "|" + (S.hintAsked ?? "");
+
+// The advice for the position on the felt, if any.
+const current = () => (S.hint && S.hint.version === S.version ? S.hint.advice : null);
+
+// The card the expert would play, marked in the hand.
+export const hintedCard = () => { const a = current(); return a && a.action.play ? a.action.play : null; };
+
+function actionText(a) {
+  if ("play" in a) return cardName(a.play);
+  if ("bid" in a) return t(a.bid);
+  if ("call" in a) return `${t("call")} ${cardName(a.call)}`;
+  if ("ecart" in a) return `${t("ecart")}${t("hint_colon")}${a.ecart.map(cardName).join(", ")}`;
+  if ("chelem" in a) return t(a.chelem ? "chelem" : "nochelem");
+  if ("poignee" in a) return `${t("poignee")} (${a.poignee.length})`;
+  return "?";
+}
+
+const points = (x) => signed(Math.round(x));
+
+// The button (practice tables only, on one's turn) and, once it has come, the advice.
+export function hintView(v) {
+  const tb = S.state.table;
+  if (v.turn !== v.seat || tb.options.competitive || tb.challenge || tb.event) return null;
+  const advice = current();
+  const asked = S.hintAsked === S.version;
+  const box = h("div", {id: "hint-box"},
+    h("button", {id: "hint", "data-action": "hint", disabled: asked || !!advice, title: t("hint_title")}, t("hint")));
+  if (advice) {
+    const args = {move: actionText(advice.action), n: advice.worlds, mean: advice.mean == null ? "" : points(advice.mean),
+      next: advice.next ? actionText(advice.next) : "", next_mean: advice.next_mean == null ? "" : points(advice.next_mean)};
+    box.append(h("p", {id: "hint-text", "data-why": advice.why},
+      fill("hint_" + advice.why, args), advice.next && advice.why !== "rules" ? fill("hint_next", args) : ""));
+  } else if (asked) box.append(h("p", {id: "hint-text", class: "note"}, t("hint_thinking")));
+  return box;
+}
