@@ -9,6 +9,13 @@ from tarot.engine import Contract
 from tarot.engine.cards import EXCUSE_BIT, HALF_POINTS, KINGS, PETIT_BIT, SUIT_MASKS, TRUMPS
 
 T21_BIT = 1 << 76
+OUDLER_BITS = T21_BIT | EXCUSE_BIT | PETIT_BIT
+# Each oudler lowers the attack's target (56, 51, 41, 36 points with 0 to 3 of them, R21), and
+# two or three of them also make the Petit safer: the club scale alone undervalues such hands.
+# Tuned in duplicate against the previous bot (docs/bots.md, "A better heuristic"). Three
+# oudlers get less (their third one's own points already count): a strong three-oudler hand
+# stays below a garde contre at 4 players, as tests/test_bidding.py expects of the scale.
+OUDLER_BONUS = (0, 0, 16, 8)
 
 # Points needed for each contract, per player count. The 4-player scale starts from the club
 # one; at 3 players hands hold 24 cards (more points for the same strength), at 5 only 15, with
@@ -22,7 +29,8 @@ THRESHOLDS: dict[int, tuple[int, int, int, int]] = {
 
 
 def hand_points(hand: int) -> int:
-    """The club scale: trumps, oudlers, honours, long suits, voids and singletons."""
+    """The club scale: trumps, oudlers, honours, long suits, voids and singletons, plus a bonus
+    for two or three oudlers."""
     trumps = hand & TRUMPS
     count = trumps.bit_count()
     pts = 2 * count + (trumps >> 71).bit_count()  # T16…T21 count one more
@@ -33,6 +41,8 @@ def hand_points(hand: int) -> int:
     if hand & PETIT_BIT:
         others = count - 1
         pts += 8 if others >= 5 else 5 if others == 4 else 0
+    oudlers = (hand & OUDLER_BITS).bit_count()
+    pts += OUDLER_BONUS[oudlers]
     for suit in range(4):
         cards = hand & SUIT_MASKS[suit]
         length = cards.bit_count()

@@ -28,6 +28,10 @@ from .base import Bot
 from .evaluation import THRESHOLDS, call_choice, contract_for, ecart_choice, hand_points
 from .knowledge import Knowledge, best_index, knowledge_of, lead_mask_of
 
+# A seat still to play is taken to hold the led plain suit (so it cannot overtrump a ruff) when
+# it has not shown a void there and at least this many cards of the suit per such seat are unseen.
+FOLLOW_FACTOR = 2
+
 
 def low(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
@@ -313,9 +317,12 @@ class HeuristicBot(Bot):
             return False
         unseen = k.unseen
         higher_trumps = unseen & (ABOVE[card] if card >= 56 else TRUMPS)
+        suit_left = (unseen & lead).bit_count() if lead & PLAIN else 0
         for s in threats:
             room = ~k.voids[s]
             if card >= 56:
+                if lead & PLAIN and not k.voids[s] & lead and suit_left >= FOLLOW_FACTOR * len(threats):
+                    continue  # it very likely holds the led suit, so it must follow it (R15)
                 if higher_trumps & room:
                     return True
                 continue

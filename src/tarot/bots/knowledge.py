@@ -63,6 +63,7 @@ class Knowledge:
     pile_known: int = 0  # cards known to be set aside (my écart as taker, the écart's trumps)
     pile_allowed: int = FULL_DECK  # cards that may be set aside
     taker_or_pile: int = 0  # shown chien cards now with the taker or in the écart
+    not_partner: frozenset[int] = frozenset()  # 5 players: seats shown not to hold the called card
 
     @cached_property  # read many times per decision; the knowledge never changes once built
     def unseen(self) -> int:
@@ -89,7 +90,8 @@ class Knowledge:
             return attack
         if self.partner is not None or self.players < 5:
             return set(range(self.players)) - attack
-        return {me}  # 5 players, partner unknown: only the taker is a known foe
+        # 5 players, partner unknown: a seat shown not to hold the called card defends with me.
+        return {me} | (self.not_partner - {taker})
 
     def foes(self) -> set[int]:
         me = self.seat
@@ -166,7 +168,24 @@ def knowledge_of(view: View) -> Knowledge:
             taker_or_pile = chien & pile_allowed & ~pile_known
             if pile_known:  # trumps went in only because no other card could (R11)
                 voids[taker] |= FULL_DECK & ~(TRUMPS | KINGS | OUDLERS)
+    partner = view.partner
+    not_partner: frozenset[int] = frozenset()
+    if partner is None and taker is not None and view.called is not None:
+        # R8: the partner holds the called card until it is played, so a seat void in its suit,
+        # or a defender's own seat, is not the partner. When none is left, the card lies in the
+        # hidden chien (the taker plays alone); when one is left, it is the partner if the chien
+        # was shown (the card is not there, or everyone would know) and the écart cannot hold it.
+        called_bit = 1 << int(view.called)
+        excluded = {s for s in range(n) if s != taker and voids[s] & called_bit}
+        if seat != taker:
+            excluded.add(seat)
+        candidates = set(range(n)) - excluded - {taker}
+        if len(candidates) == 1 and contract is not None and contract.chien_shown:
+            partner = candidates.pop()
+        elif not candidates:
+            partner = taker
+        not_partner = frozenset(excluded)
     return Knowledge(seat=seat, players=n, hand=hand, played=played, held=held, voids=voids,
-                     ceilings=ceilings, played_by=played_by, taker=taker, partner=view.partner,
+                     ceilings=ceilings, played_by=played_by, taker=taker, partner=partner,
                      pile_size=pile_size, pile_known=pile_known, pile_allowed=pile_allowed,
-                     taker_or_pile=taker_or_pile)
+                     taker_or_pile=taker_or_pile, not_partner=not_partner)

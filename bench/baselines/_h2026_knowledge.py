@@ -1,0 +1,169 @@
+"""Frozen copy of tarot.bots.knowledge as of the baseline (see heuristic_2026)."""
+
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from tarot.engine import View
+from tarot.engine.cards import (
+    ABOVE,
+    EXCUSE_BIT,
+    FOLLOW_MASK,
+    FULL_DECK,
+    KINGS,
+    OUDLERS,
+    TRUMPS,
+)
+
+ALL_TRUMPS_CEILING = 77  # a seat may hold any trump below this index
+
+
+def lead_mask_of(cards: Sequence[int]) -> int:
+    """The mask a trick's cards must follow (the Excuse leaves the lead to the next card)."""
+    for c in cards:
+        if c != 77:
+            return FOLLOW_MASK[c]
+    return 0
+
+
+def best_index(cards: Sequence[int]) -> int:
+    """Index in ``cards`` of the card winning so far (the Excuse never wins before R19)."""
+    lead = lead_mask_of(cards)
+    best = -1
+    best_key = -1
+    for i, c in enumerate(cards):
+        bit = 1 << c
+        key = 200 + c if bit & TRUMPS else (c if bit & lead else -1)
+        if key > best_key:
+            best, best_key = i, key
+    return best
+
+
+@dataclass
+class Knowledge:
+    """Public facts plus this seat's own cards, derived from one view."""
+
+    seat: int
+    players: int
+    hand: int  # my cards
+    played: int  # every card seen played (tricks and the current trick)
+    held: dict[int, int]  # seat → cards known to be in that hand now (poignée, chien with the taker)
+    voids: list[int] = field(default_factory=list)  # per seat: masks it cannot hold
+    ceilings: list[int] = field(default_factory=list)  # per seat: holds no trump at or above this
+    played_by: list[int] = field(default_factory=list)  # per seat: cards it played
+    taker: int | None = None
+    partner: int | None = None  # as known to me (the taker's seat: alone)
+    pile_size: int = 0  # cards set aside (chien or écart), in no hand
+    pile_known: int = 0  # cards known to be set aside (my écart as taker, the écart's trumps)
+    pile_allowed: int = FULL_DECK  # cards that may be set aside
+    taker_or_pile: int = 0  # shown chien cards now with the taker or in the écart
+
+    @cached_property  # read many times per decision; the knowledge never changes once built
+    def unseen(self) -> int:
+        """Cards whose place I do not know (in another hand, or in the unseen chien/écart)."""
+        known = self.hand | self.played | self.pile_known
+        for mask in self.held.values():
+            known |= mask
+        return FULL_DECK & ~known
+
+    def trumps_out(self) -> int:
+        """Trumps (Excuse excluded) not in my hand and not yet played."""
+        return TRUMPS & ~self.hand & ~self.played & ~self.pile_known
+
+    def friends(self) -> set[int]:
+        """Seats known to play on my side (myself included)."""
+        me = self.seat
+        taker = self.taker
+        if taker is None:
+            return {me}
+        attack = {taker}
+        if self.partner is not None:
+            attack.add(self.partner)
+        if me in attack:
+            return attack
+        if self.partner is not None or self.players < 5:
+            return set(range(self.players)) - attack
+        return {me}  # 5 players, partner unknown: only the taker is a known foe
+
+    def foes(self) -> set[int]:
+        me = self.seat
+        taker = self.taker
+        if taker is None:
+            return set()
+        friends = self.friends()
+        if self.partner is None and self.players == 5:
+            return set(range(self.players)) - {me} if me == taker else {taker}
+        return set(range(self.players)) - friends
+
+
+def knowledge_of(view: View) -> Knowledge:
+    """Deduce a :class:`Knowledge` from ``view`` (the view of a player's seat)."""
+    n = view.players
+    seat = view.seat
+    hand = view.hand.mask
+    voids = [0] * n
+    ceilings = [ALL_TRUMPS_CEILING] * n
+    played_by = [0] * n
+    played = 0
+    tricks = [(t.leader, t.cards) for t in view.tricks]
+    if view.trick and view.trick_leader is not None:
+        tricks.append((view.trick_leader, view.trick))
+    for leader, cards in tricks:
+        lead = 0
+        high = -1  # highest trump so far
+        for i, card in enumerate(cards):
+            who = (leader + i) % n
+            bit = 1 << card
+            played |= bit
+            played_by[who] |= bit
+            if card == 77:
+                continue
+            if lead and not bit & lead:
+                voids[who] |= lead  # R15: did not follow
+                if not bit & TRUMPS:
+                    voids[who] |= TRUMPS  # nor trumped
+            if bit & TRUMPS:
+                if lead and high > card:  # undertrumped: R15 says it holds no higher trump
+                    ceilings[who] = min(ceilings[who], high)
+                high = max(high, card)
+            if not lead:
+                lead = FOLLOW_MASK[card]
+    for s in range(n):
+        if voids[s] & TRUMPS:
+            ceilings[s] = 0
+        voids[s] |= ABOVE[ceilings[s]] if ceilings[s] < ALL_TRUMPS_CEILING else 0
+    held: dict[int, int] = {}
+    for s, shown in view.poignees.items():
+        shown_mask = shown.mask
+        if s != seat:
+            held[s] = shown_mask & ~played
+            if EXCUSE_BIT & shown_mask:
+                # R14: a poignée with the Excuse shows every trump the hand held.
+                voids[s] |= TRUMPS & ~shown_mask
+    taker = view.taker
+    contract = view.contract
+    pile_size = 78 - sum(view.hand_sizes) - played.bit_count()
+    pile_known = 0
+    pile_allowed = FULL_DECK  # the chien, before it is taken or when it stays hidden (R12)
+    taker_or_pile = 0
+    if taker is not None and contract is not None and contract.chien_shown and view.chien is not None:
+        chien = view.chien.mask & ~played
+        if seat == taker:
+            pile_known = view.ecart.mask if view.ecart is not None else 0
+        elif view.phase == "ecart":
+            held[taker] = held.get(taker, 0) | chien
+        else:
+            # R11: the écart holds no king, no oudler, and no trump but those shown.
+            pile_known = view.ecart_trumps.mask
+            pile_allowed = FULL_DECK & ~(TRUMPS | KINGS | OUDLERS) | pile_known
+            held[taker] = held.get(taker, 0) | (chien & ~pile_allowed)
+            taker_or_pile = chien & pile_allowed & ~pile_known
+            if pile_known:  # trumps went in only because no other card could (R11)
+                voids[taker] |= FULL_DECK & ~(TRUMPS | KINGS | OUDLERS)
+    return Knowledge(seat=seat, players=n, hand=hand, played=played, held=held, voids=voids,
+                     ceilings=ceilings, played_by=played_by, taker=taker, partner=view.partner,
+                     pile_size=pile_size, pile_known=pile_known, pile_allowed=pile_allowed,
+                     taker_or_pile=taker_or_pile)
