@@ -5,6 +5,7 @@ results as the engine ranks them (R26), ratings at the end. On SQLite and Postgr
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -75,6 +76,8 @@ def test_eight_players_at_two_tables_meet_each_deal_once_and_rank_as_the_engine(
         listed = client.get("/api/events").json()["events"]
         assert [e["id"] for e in listed] == [eid] and len(listed[0]["registered"]) == 8
         assert members[1].post(f"/api/events/{eid}/start").json()["code"] == "not_organiser"
+        committed = client.get(f"/api/events/{eid}").json()["commitments"]
+        assert len(committed) == 4 and len(set(committed)) == 4
         assert anne.post(f"/api/events/{eid}/start").json() == {"tables": 2}
         assert anne.post(f"/api/events/{eid}/start").json()["code"] == "event_started"
         late = Member(client, "Late", "10.0.0.99")
@@ -104,6 +107,12 @@ def test_eight_players_at_two_tables_meet_each_deal_once_and_rank_as_the_engine(
             done = anne.get(f"/api/games/{game}").json()["deals_done"]
             hands.append({tuple(tuple(h) for h in d["record"]["hands"]) for d in done})
         assert hands[0] == hands[1] and len(hands[0]) == 4
+        # each deal as committed before the event: its seed and salt, revealed, give the commitment
+        for table in (1, 2):
+            game = page["results"][0]["tables"][table - 1]["game"]
+            for d in anne.get(f"/api/games/{game}").json()["deals_done"]:
+                assert hashlib.sha256(f"{d['seed']}:{d['salt']}".encode()).hexdigest() in committed
+        assert page["commitments"] == committed
 
         ranking = [(r["rank"], r["name"], r["percentage"]) for r in page["ranking"]]
         assert ranking == engine_ranking(page)

@@ -15,6 +15,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validato
 from . import event_results, event_tables, events
 from .accounts import Account
 from .api import Using, _error, _Route
+from .game import etui
 
 EventId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 Session = Annotated[str | None, Cookie()]
@@ -139,5 +140,8 @@ def _page(conn: Any, eid: int, viewer: str | None) -> dict[str, Any]:
     out = events.summary(conn, event) | event_results.results(conn, eid)
     out["starts_at"] = dt.datetime.fromtimestamp(event.starts, dt.UTC).isoformat()
     out["players_list"] = events.seating(conn, eid)
+    # each deal committed before the event (SHA-256 of seed and salt, as every table shows it at
+    # the deal's start), the secret that dealt them revealed once it is over
+    out["commitments"] = [etui(event.secret, event.players, n).commitment for n in range(1, event.deals + 1)]
     out["you"] = events.viewer(conn, eid, viewer) if viewer else None
     return out

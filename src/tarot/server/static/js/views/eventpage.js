@@ -35,7 +35,7 @@ export function eventPage(pg, signedIn, inviteForm) {
   if (pg.status === "error") return [panel({}, h("p", {class: "form-error"}, t("acc_err_generic")))];
   const e = pg.data, started = e.status === "playing" || e.status === "finished";
   return [head(e), youPanel(pg, signedIn, inviteForm), playersPanel(e),
-    started ? rankingPanel(e) : null, started ? dealsPanel(e) : null, e.secret ? secretPanel(e) : null].filter(Boolean);
+    started ? rankingPanel(e) : null, started ? dealsPanel(e) : null, fairnessPanel(e)].filter(Boolean);
 }
 
 function head(e) {
@@ -139,7 +139,11 @@ function dealsPanel(e) {
       h("div", {class: "ev-tables"}, d.tables.map(tableResult)))));
 }
 
-function secretPanel(e) {
-  return panel({id: "ev-secret"}, h("h3", {}, t("fairness")), h("p", {class: "note"}, t("ev_secret_note")),
-    h("p", {}, `${t("ev_secret")}${colon()}`, h("code", {class: "mono", id: "ev-secret-value"}, e.secret)));
+// Each deal's commitment, published before the event; the secret that dealt them once it is over.
+function fairnessPanel(e) {
+  return panel({id: "ev-secret"}, h("h3", {}, t("fairness")), h("p", {class: "note"}, t("ev_commitments_note")),
+    h("ol", {id: "ev-commitments", class: "mono"}, (e.commitments || []).map((c) =>
+      h("li", {title: c}, c.slice(0, 16) + "…"))),
+    e.secret ? h("p", {class: "note"}, t("ev_secret_note")) : null,
+    e.secret ? h("p", {}, `${t("ev_secret")}${colon()}`, h("code", {class: "mono", id: "ev-secret-value"}, e.secret)) : null);
 }
