@@ -284,6 +284,11 @@ def serve(
     grace: Annotated[float, typer.Option(help="Seconds away before a bot plays for a player.")] = 30.0,
     api_docs: Annotated[bool, typer.Option(
         help="Also serve the generated API pages (/docs, /redoc, /openapi.json).")] = False,
+    redis: Annotated[str | None, typer.Option(
+        help="Redis URL (redis://host:6379/0): this process is one of several serving one site, "
+             "sharing a PostgreSQL --db (docs/scaling.md).")] = None,
+    lease: Annotated[float, typer.Option(
+        help="With --redis: seconds before another process takes over a stopped one's tables.")] = 3.0,
 ) -> None:
     """Play online in the browser: start the site (creates and migrates the database)."""
     try:  # the server's dependencies load only for this command
@@ -297,9 +302,26 @@ def serve(
         raise typer.Exit(1) from None
 
     url = db or default_url()
+    if redis is not None and not url.startswith("postgresql"):
+        typer.echo("error: --redis needs the processes to share a PostgreSQL database "
+                   "(--db postgresql://user@host/db)", err=True)
+        raise typer.Exit(1)
+    if redis is not None and not lease > 0:
+        typer.echo("error: --lease must be a number of seconds above 0", err=True)
+        raise typer.Exit(1)
+    if redis is not None:
+        try:
+            from redis import Redis
+
+            Redis.from_url(redis, socket_connect_timeout=5).ping()
+        except Exception as exc:  # a bad URL or an unreachable Redis: one line, no traceback
+            where = redis.split("@")[-1]
+            typer.echo(f"error: cannot reach Redis at {where}: {exc}".splitlines()[0], err=True)
+            raise typer.Exit(1) from None
     try:
         migrate(url)  # here, so that a bad URL or an unreachable database is one clear line
-        site = create_app(url, Settings(grace=grace), run_migrations=False, api_docs=api_docs)
+        site = create_app(url, Settings(grace=grace), run_migrations=False, api_docs=api_docs,
+                          redis_url=redis, lease=lease)
     except Exception as exc:  # a bad URL or an unreachable database: one line, no traceback
         if os.environ.get("TAROT_DEBUG"):
             raise
@@ -307,6 +329,8 @@ def serve(
         raise typer.Exit(1) from None
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     typer.echo(f"Database: {url.split('@')[-1]}")
+    if redis is not None:
+        typer.echo(f"Redis: {redis.split('@')[-1]} (one of several processes; lease {lease:g} s)")
     typer.echo(f"Open http://{shown}:{port}/ in your browser")
     tune_gc()
     uvicorn.run(site, host=host, port=port, log_level="warning", **UVICORN_OPTIONS)

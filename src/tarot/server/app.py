@@ -23,10 +23,12 @@ from . import api, challenge_api, challenge_tables, events_api, history_api, pla
 from . import protocol as p
 from .accounts import SESSION_COOKIE
 from .api import GuardedApi
+from .cluster import Cluster
 from .connection import Connection
 from .headers import SecurityHeaders
 from .hub import LOBBY_PAGE, Hub
 from .origin import cookie, same_origin
+from .relay import RemoteTable
 from .seating import refuse_competitor
 from .settings import Settings
 from .socket import Socket
@@ -81,7 +83,7 @@ async def _handle(conn: Connection, text: str) -> None:
         table = await hub.create(conn, msg.options, conn.ws.address)
         conn.send(p.created(table.id))
     elif isinstance(msg, p.Join):
-        found = hub.tables.get(msg.table)
+        found = hub.tables.get(msg.table) or await _remote_table(conn, msg.table)
         if found is None:
             conn.send(p.error(f"no table {msg.table}", "no_table"))
             return
@@ -101,6 +103,19 @@ async def _handle(conn: Connection, text: str) -> None:
         await current.deliver(conn, msg)
         if isinstance(msg, p.Leave):
             hub.presence.changed(conn.player_id)
+
+
+async def _remote_table(conn: Connection, tid: str) -> RemoteTable | None:
+    """In a cluster, table ``tid`` of another node (its messages relayed), if a live node owns it."""
+    hub = conn.hub
+    if hub.cluster is None or hub.relay is None:
+        return None
+    if isinstance(conn.table, RemoteTable) and conn.table.id == tid:
+        return conn.table
+    owner = await hub.cluster.owner_of(tid)
+    if owner is None or owner == hub.cluster.node:
+        return None
+    return hub.relay.join(conn, tid, owner)
 
 
 async def _hello(conn: Connection, msg: p.Hello) -> None:
@@ -198,9 +213,11 @@ _BAD_FRAME_LINE = _BadFrameLine()
 
 
 def create_app(db_url: str, settings: Settings | None = None, run_migrations: bool = True,
-               api_docs: bool = False) -> FastAPI:
+               api_docs: bool = False, redis_url: str | None = None, lease: float = 3.0) -> FastAPI:
     """The site. ``db_url`` is a SQLAlchemy URL (``sqlite:///file`` or ``postgresql://…``).
-    ``api_docs``: also serve the generated API pages (``/docs``, ``/redoc``, ``/openapi.json``)."""
+    ``api_docs``: also serve the generated API pages (``/docs``, ``/redoc``, ``/openapi.json``).
+    ``redis_url``: this process is one node of several sharing the database (``cluster``);
+    ``lease``: seconds before the tables of a node that stopped answering are taken over."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -208,7 +225,8 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         if run_migrations:
             await asyncio.to_thread(migrate, db_url)
         store = Store(db_url)
-        hub = Hub(store, settings)
+        cluster = None if redis_url is None else Cluster(redis_url, lease)
+        hub = Hub(store, settings, cluster=cluster)
         app.state.hub = hub
         app.state.accounts = hub.accounts
         await hub.recover()

@@ -88,7 +88,7 @@ async def play(hub: Hub, conn: Connection, number: int) -> dict[str, Any]:
                            "dealt again", "challenge_closed")
         return p.created(earlier.table_id)
     await table.flow.start_game()  # before anyone may reach it: nothing else touches it yet
-    hub.tables[tid] = table
+    await hub.register(table)
     table.start()
     return p.created(tid)
 

@@ -22,6 +22,7 @@ from .protocol import encode
 
 if TYPE_CHECKING:
     from .hub import Hub
+    from .relay import RemoteTable
     from .socket import Socket
     from .table import Table
 
@@ -38,7 +39,7 @@ class Connection:
         self.player_id = ""
         self.name = ""
         self.account = False  # signed in (a session cookie), not a guest
-        self.table: Table | None = None
+        self.table: Table | RemoteTable | None = None  # (RemoteTable: owned by another node)
         self.closed = False
         self.backlog: deque[str] | None = None  # not None while a send waits: what comes after it
         self.sender: asyncio.Task[None] | None = None  # the task finishing a send that had to wait

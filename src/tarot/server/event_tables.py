@@ -59,7 +59,7 @@ async def start(hub: Hub, eid: int) -> list[str]:
     await store.write(events.seat, eid, assignments, [t.table_row("waiting") for t in tables], store)
     for table in tables:
         await table.flow.start_game()  # before anyone may reach it: nothing else touches it yet
-        hub.tables[table.id] = table
+        await hub.register(table)
         table.start()
     for pid, _, tid, _ in assignments:
         hub.presence.tell(pid, p.event_start(eid, tid))

@@ -11,6 +11,8 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
+import orjson
+
 from tarot.engine import Deal, action_from_dict
 
 from . import event_tables
@@ -21,12 +23,14 @@ from .chat import ChatServices, Room
 from .friends import Presence
 from .game import DealInfo, Etui, ServerGame
 from .limits import FloodLimits, TableQuota
+from .relay import Relay
 from .seats import Client, Seat
 from .settings import Settings, TableServices
 from .slowlane import SlowLane
 from .table import EPOCH, Resume, Table
 
 if TYPE_CHECKING:
+    from .cluster import Cluster
     from .store import LoadedTable, Store
 
 log = logging.getLogger("tarot.server")
@@ -37,8 +41,13 @@ class Hub:
     """All tables of this process, the store, and the lobby's watchers."""
 
     def __init__(self, store: Store, settings: Settings | None = None,
-                 chance: random.Random | None = None) -> None:
+                 chance: random.Random | None = None, cluster: Cluster | None = None) -> None:
         self.store = store
+        # Several processes as one site (``cluster``, docs/scaling.md), or None: this one alone.
+        self.cluster = cluster
+        self.relay = None if cluster is None else Relay(self, cluster)
+        self.remote_lobby: dict[str, dict[str, Any]] = {}  # other nodes' listed tables, by id
+        self._scanner: asyncio.Task[None] | None = None
         self.accounts = Accounts(store)
         self.settings = settings or Settings()
         self.chat = ChatServices(store)
@@ -59,6 +68,9 @@ class Hub:
 
     async def recover(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="hub-sweeper")
+        if self.cluster is not None:
+            await self._join_cluster(self.cluster)
+            return
         for loaded in await self.store.run(self.store.load_open_tables):
             try:
                 table = restore_table(self.services, loaded)
@@ -69,6 +81,109 @@ class Hub:
             self.tables[table.id] = table
             table.start()
             table.enqueue(None, Resume())  # ends a deal whose last card was stored but not its end
+
+    # --- several processes (``cluster``) ---------------------------------------------------
+
+    async def _join_cluster(self, cluster: Cluster) -> None:
+        """Start this node: its lease and channels, the other nodes' lobby, then the tables
+        nobody alive owns (all of them when the whole site starts)."""
+        assert self.relay is not None
+        relay = self.relay
+        await cluster.start({cluster.channel: relay.on_message, relay.claims_channel: relay.on_claim,
+                             cluster.key("lobby-changes"): self._remote_lobby_changed})
+        cluster.on_lease_lost = self._check_ownership
+        self.remote_lobby = await cluster.lobby_tables()
+        for tid in await self.store.run(self.store.restorable_tables):
+            if await cluster.own(tid):
+                await self.adopt(tid)
+        self._scanner = asyncio.create_task(self._claim_orphans_forever(cluster), name="hub-claims")
+
+    async def _claim_orphans_forever(self, cluster: Cluster) -> None:
+        """Every third of a lease: claim the tables of the nodes whose lease is gone."""
+        assert self.relay is not None
+        while True:
+            await asyncio.sleep(cluster.lease / 3)
+            try:
+                orphans = await cluster.orphans()
+                for node in {n for n, _, _ in self.relay.remote} - set(await cluster.live_nodes()):
+                    self.relay.forget_node(node)
+                random.shuffle(orphans)  # the survivors share them out
+                for tid in orphans:
+                    if tid not in self.tables and await cluster.own(tid):
+                        await self.adopt(tid)
+            except Exception:  # Redis or the database away: try again at the next round
+                log.exception("cluster: claiming orphaned tables failed")
+
+    async def adopt(self, tid: str) -> Table | None:
+        """Table ``tid``, just claimed in Redis: its next owner epoch in the database (which
+        fences its former owner), then the table as stored, resumed here and announced."""
+        assert self.cluster is not None
+        epoch = await self.store.write(self.store.claim_table, tid)
+        loaded = None if epoch is None else await self.store.run(self.store.load_table, tid)
+        if loaded is None or epoch is None:  # closed or finished meanwhile: nobody needs to own it
+            await self.cluster.release(tid)
+            return None
+        table = restore_table(self.services, loaded)
+        table.fence = (tid, epoch)
+        with table.fenced():
+            await table.save()  # its new epoch (restore_table), before anyone hears from it
+        self.tables[tid] = table
+        table.start()
+        table.enqueue(None, Resume())
+        self.cluster.publish(self.relay_claims(), orjson.dumps({"t": tid, "n": self.cluster.node}))
+        self.lobby_changed(tid)
+        log.info("cluster: node %s resumed table %s (claim %d)", self.cluster.node, tid, epoch)
+        return table
+
+    def relay_claims(self) -> str:
+        assert self.relay is not None
+        return self.relay.claims_channel
+
+    async def register(self, table: Table) -> None:
+        """A new table of this process (stored already): in the hub, and owned in the cluster."""
+        self.tables[table.id] = table
+        if self.cluster is not None:
+            await self.cluster.own(table.id)
+            table.fence = (table.id, 0)  # (a new row's owner epoch)
+
+    def step_down(self, tid: str, owner: str) -> None:
+        """Table ``tid`` is ``owner``'s now (this node was too slow to renew its lease): it stops
+        here, and its connections here follow it there."""
+        table = self.tables.pop(tid, None)
+        if table is None or self.relay is None:
+            return
+        log.warning("cluster: table %s was claimed by %s; it stops here", tid, owner)
+        asyncio.get_running_loop().create_task(table.stop())
+        self.relay.follow(table, owner)
+
+    async def _check_ownership(self) -> None:
+        """After this node's lease lapsed: the tables another node claimed meanwhile stop here."""
+        assert self.cluster is not None
+        tids = list(self.tables)
+        for tid, ours in zip(tids, await self.cluster.still_owns(tids), strict=True):
+            if not ours:
+                owner = await self.cluster.owner_of(tid)
+                if owner is not None:
+                    self.step_down(tid, owner)
+
+    def _remote_lobby_changed(self, _channel: str, data: bytes) -> None:
+        """Another node's tables changed in the lobby: mirrored, and told to this node's watchers."""
+        msg = orjson.loads(data)
+        if self.cluster is None or msg["node"] == self.cluster.node:
+            return
+        for s in msg["changed"]:
+            self.remote_lobby[s["id"]] = s
+        for tid in msg["removed"]:
+            self.remote_lobby.pop(tid, None)
+        if self.lobby:
+            update = p.lobby_update(msg["changed"], msg["removed"], self._listed_count())
+            text = p.encode(update).decode()
+            for c in list(self.lobby):
+                c.send_text(text)
+
+    def _listed_count(self) -> int:
+        here = sum(1 for t in self.tables.values() if self._listed(t))
+        return here + sum(1 for tid in self.remote_lobby if tid not in self.tables)
 
     def refuse_create(self, player: str, address: str = "") -> dict[str, Any] | None:
         """The error that refuses ``player`` at ``address`` a new table (``TableQuota``), or None."""
@@ -87,7 +202,7 @@ class Hub:
                               address=client.address)
         with self.quota.creating(tid, client.player_id, address):
             await table.save()
-        self.tables[tid] = table
+        await self.register(table)
         table.start()
         self.lobby_changed(tid)
         return table
@@ -97,16 +212,22 @@ class Hub:
 
     def lobby_state(self, offset: int = 0, limit: int = LOBBY_PAGE) -> dict[str, Any]:
         """The public tables not finished, waiting ones first (they have seats), a page of them."""
-        listed = [t for t in self.tables.values() if self._listed(t)]
-        listed.sort(key=lambda t: t.status != "waiting")
-        page = [t.render.summary() for t in listed[offset:offset + limit]]
-        return p.lobby(page, len(listed), offset)
+        listed = [t.render.summary() for t in self.tables.values() if self._listed(t)]
+        listed += [s for tid, s in self.remote_lobby.items() if tid not in self.tables]
+        listed.sort(key=lambda s: s["status"] != "waiting")
+        return p.lobby(listed[offset:offset + limit], len(listed), offset)
+
+    async def _share_lobby(self, cluster: Cluster, changed: list[dict[str, Any]], removed: list[str]) -> None:
+        try:
+            await cluster.share_lobby(changed, removed)
+        except Exception as e:  # the other nodes' lobbies catch up at the table's next change
+            log.warning("cluster: lobby changes not shared: %s", e)
 
     def lobby_changed(self, tid: str) -> None:
         """Table ``tid``'s summary may have changed: the lobby's subscribers hear of it in a
         ``lobby_update`` with every other change of the next 50 ms, never the whole list again
-        (a first page was theirs when they subscribed)."""
-        if not self.lobby:
+        (a first page was theirs when they subscribed). In a cluster, the other nodes too."""
+        if not self.lobby and self.cluster is None:
             return
         self._lobby_dirty.add(tid)
         if not self._lobby_pending:
@@ -124,18 +245,25 @@ class Hub:
                 changed.append(table.render.summary())
             else:
                 removed.append(tid)
-        total = sum(1 for t in self.tables.values() if self._listed(t))
+        if self.cluster is not None:  # the other nodes' lobbies too
+            asyncio.get_running_loop().create_task(self._share_lobby(self.cluster, changed, removed))
+        if not self.lobby:
+            return
+        total = self._listed_count()
         text = p.encode(p.lobby_update(changed, removed, total)).decode()  # once for everyone
         for c in list(self.lobby):
             c.send_text(text)
 
     async def close(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._scanner):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for t in self.tables.values():
             await t.stop()
+        if self.cluster is not None:  # its lease given up: the other nodes take its tables at once
+            await self.cluster.close()
         self.services.bot_pool.close()
 
     async def _sweep_forever(self) -> None:
@@ -172,7 +300,10 @@ class Hub:
             self.quota.forget(table.id)
         for table in closing:
             await table.stop()
-            await self.store.write_all(table.flow.abandon_jobs())
+            with table.fenced():
+                await self.store.write_all(table.flow.abandon_jobs())
+            if self.cluster is not None:
+                await self.cluster.release(table.id)
             if table.status == "playing":
                 log.info("table %s: game abandoned, nobody was there", table.id)
             self.lobby_changed(table.id)

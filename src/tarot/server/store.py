@@ -21,6 +21,7 @@ import hashlib
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -186,6 +187,14 @@ class LoadedTable:
     deals: list[tuple[DealRow, list[ActionRow]]]
 
 
+class Fenced(Exception):
+    """A write of a table's stale owner, refused (``Store.fence``): another process claimed it."""
+
+
+# The table (and its owner epoch) whose owner is writing, in a cluster (``Table._step`` sets it):
+# ``write_all`` adds the ``fence`` to each of its transactions. None: no fence (one process).
+FENCE: ContextVar[tuple[str, int] | None] = ContextVar("tarot_fence", default=None)
+
 # A write: fn(conn, *args), or for a ``_grouped`` one fn(*args), which gives its row's parameters.
 Job = tuple[Callable[..., Any], tuple[Any, ...]]
 
@@ -240,6 +249,9 @@ class Store:
         first (``_commit``)."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[list[Any]] = loop.create_future()
+        fence = FENCE.get()
+        if fence is not None:  # a clustered table's owner writes: only while it is the owner
+            jobs = [(self.fence, fence), *jobs]
         self._pending.append((jobs, done))
         if self.inline:
             if not self._flush_soon:  # after the callbacks already due: their writes join in
@@ -247,7 +259,8 @@ class Store:
                 loop.call_soon(self._flush_inline)
         elif self._flusher is None or self._flusher.done():
             self._flusher = loop.create_task(self._flush())
-        return await done
+        results = await done
+        return results[1:] if fence is not None else results
 
     def _flush_inline(self) -> None:
         self._flush_soon = False
@@ -455,27 +468,65 @@ class Store:
         not closed (finished, or waiting with nobody or only bots) are closed here: nobody is
         waiting for them, and thousands of them would only slow the start and fill the lobby."""
         out: list[LoadedTable] = []
+        for tid in self.restorable_tables():
+            loaded = self.load_table(tid)
+            if loaded is not None:
+                out.append(loaded)
+        return out
+
+    def restorable_tables(self) -> list[str]:
+        """The ids of the tables ``load_open_tables`` brings back; closes the others not closed."""
+        keep: list[str] = []
         with self.sessions() as s:
             stale: list[str] = []
             for row in s.scalars(select(TableRow).where(TableRow.status != "closed")):
                 seated = any(seat.get("player_id") for seat in row.seats)
                 if row.status == "finished" or (row.status == "waiting" and not seated):
                     stale.append(row.id)
-                    continue
-                game = s.scalar(select(GameRow).where(GameRow.table_id == row.id)
-                                .order_by(GameRow.number.desc()).limit(1))
-                deals: list[tuple[DealRow, list[ActionRow]]] = []
-                if game is not None:
-                    for d in s.scalars(select(DealRow).where(DealRow.game_id == game.id)
-                                       .order_by(DealRow.number)):
-                        acts = list(s.scalars(select(ActionRow).where(ActionRow.deal_id == d.id)
-                                              .order_by(ActionRow.index)))
-                        deals.append((d, acts))
-                out.append(LoadedTable(row, game, deals))
+                else:
+                    keep.append(row.id)
             if stale:
                 s.execute(update(TableRow).where(TableRow.id.in_(stale)).values(status="closed"))
                 s.commit()
-        return out
+        return keep
+
+    def load_table(self, tid: str) -> LoadedTable | None:
+        """Table ``tid`` as stored, with its latest game, that game's deals and their actions;
+        None if there is no such table or it is closed or finished."""
+        with self.sessions() as s:
+            row = s.get(TableRow, tid)
+            if row is None or row.status in ("closed", "finished"):
+                return None
+            game = s.scalar(select(GameRow).where(GameRow.table_id == row.id)
+                            .order_by(GameRow.number.desc()).limit(1))
+            deals: list[tuple[DealRow, list[ActionRow]]] = []
+            if game is not None:
+                for d in s.scalars(select(DealRow).where(DealRow.game_id == game.id)
+                                   .order_by(DealRow.number)):
+                    acts = list(s.scalars(select(ActionRow).where(ActionRow.deal_id == d.id)
+                                          .order_by(ActionRow.index)))
+                    deals.append((d, acts))
+            return LoadedTable(row, game, deals)
+
+    # --- ownership (several processes, ``cluster``) -------------------------------------
+
+    def claim_table(self, conn: Connection, tid: str) -> int | None:
+        """A new owner's claim of table ``tid``: its next owner epoch (None: no such table).
+        Committed before the table is loaded, it waits for a stale owner's write under way
+        (the row's lock) and makes every later one fail its ``fence``."""
+        row = conn.execute(update(TableRow).where(TableRow.id == tid)
+                           .values(owner_epoch=TableRow.owner_epoch + 1)
+                           .returning(TableRow.owner_epoch)).first()
+        return None if row is None else int(row[0])
+
+    def fence(self, conn: Connection, tid: str, epoch: int) -> None:
+        """In every transaction of a clustered table's owner (``write_all``): the transaction
+        stands only if the table is still this owner's claim. The update locks the row, so a
+        claim waits for this transaction, or this one sees the claim and is undone."""
+        done = conn.execute(update(TableRow).where(TableRow.id == tid, TableRow.owner_epoch == epoch)
+                            .values(owner_epoch=epoch))
+        if done.rowcount == 0:
+            raise Fenced(f"table {tid}: claim {epoch} is no longer its owner's")
 
     def count(self, model: type[Base]) -> int:
         with self.sessions() as s:

@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +37,7 @@ from .render import Renderer
 from .seating import Seating, new_invite
 from .seats import Client, Seat
 from .settings import TableServices
+from .store import FENCE, Fenced
 
 log = logging.getLogger("tarot.server")
 # About two deals: enough to catch up a short disconnection; older gaps get a snapshot, which
@@ -107,6 +109,9 @@ class Table:
         self.challenge: p.ChallengeDeal | None = None
         self.at_event: p.EventTable | None = None  # a duplicate event's table (``event_tables``)
         self.imposed: list[Etui] | None = None
+        # In a cluster, this node's claim of the table (its id, its owner epoch): every write of
+        # the table is fenced with it (``Store.fence``). None: one process, no fence.
+        self.fence: tuple[str, int] | None = None
 
     # --- public entry points (called from connections) ---------------------------------
 
@@ -195,9 +200,26 @@ class Table:
             pause.ending = True
             self.enqueue(None, Resume())
 
+    @contextlib.contextmanager
+    def fenced(self) -> Iterator[None]:
+        """The writes made meanwhile are this owner's, fenced (``Store.fence``) in a cluster."""
+        if self.fence is None:
+            yield
+            return
+        token = FENCE.set(self.fence)
+        try:
+            yield
+        finally:
+            FENCE.reset(token)
+
     async def _step(self, client: Client | None, message: TableMessage) -> None:
         try:
-            await self._handle(client, message)
+            with self.fenced():
+                await self._handle(client, message)
+        except Fenced:  # another node claimed the table: it steps down (``Relay.claimed``)
+            log.warning("table %s: a write refused, another node owns the table now", self.id)
+            if client is not None:
+                client.send(p.error("this table moved to another server: joining it again", "moved"))
         except Exception:  # a bug must not kill the table
             log.exception("table %s: error handling %s", self.id, type(message).__name__)
             if client is not None:

