@@ -28,7 +28,8 @@ uvicorn.run(site, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OP
 """
 
 
-def start_node(db: str, redis: str, port: int, lease: float = 1.0, log: Any = None) -> subprocess.Popen[bytes]:
+def start_node(db: str, redis: str, port: int, lease: float = 1.0,
+               log: Any = None) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-c", NODE, db, redis, str(port), str(lease)],
                             stdout=log or subprocess.DEVNULL, stderr=log or subprocess.DEVNULL)
     end = time.monotonic() + 60

@@ -7,11 +7,12 @@ write once another node has claimed its table."""
 
 from __future__ import annotations
 
-import os
+import json
 import random
 import signal
 import subprocess
 import time
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,19 +22,20 @@ pytest.importorskip("fastapi")
 pytest.importorskip("redis")
 pytest.importorskip("websockets")
 
-from cluster_harness import WsPlayer, env_urls, reset_redis, start_node  # noqa: E402
-from server_harness import choose, free_port, reset_postgres  # noqa: E402
-
-from tarot.engine import DealRecord  # noqa: E402
-from tarot.server.table import EPOCH  # noqa: E402
+from cluster_harness import WsPlayer, env_urls, reset_redis, start_node
+from server_harness import choose, free_port, reset_postgres
+from tarot.engine import DealRecord
+from tarot.server.table import EPOCH
 
 PG, REDIS = env_urls()
-pytestmark = pytest.mark.skipif(not (PG and REDIS), reason="needs TAROT_TEST_POSTGRES_URL and TAROT_TEST_REDIS_URL")
+pytestmark = pytest.mark.skipif(not (PG and REDIS),
+                                reason="needs TAROT_TEST_POSTGRES_URL and TAROT_TEST_REDIS_URL")
 LEASE = 1.0
+Nodes = list[tuple[int, subprocess.Popen[bytes]]]
 
 
 @pytest.fixture
-def nodes() -> Iterator[list[tuple[int, subprocess.Popen[bytes]]]]:
+def nodes() -> Iterator[Nodes]:
     """Two nodes, A then B (A migrates the database first)."""
     assert PG and REDIS
     reset_postgres(PG)
@@ -108,7 +110,7 @@ def same_action(seen: dict[str, Any], stored: dict[str, Any]) -> bool:
         (hidden | kept).get(k) == v for k, v in seen["action"].items() if k != "seat")
 
 
-def test_a_table_survives_its_node_killed_mid_deal(nodes: list[tuple[int, subprocess.Popen[bytes]]]) -> None:
+def test_a_table_survives_its_node_killed_mid_deal(nodes: Nodes) -> None:
     (port_a, proc_a), (port_b, _) = nodes
     rng = random.Random(22)
     x = WsPlayer(port_a, "Xavier")  # connected to A, which owns the table
@@ -177,3 +179,49 @@ def test_a_table_survives_its_node_killed_mid_deal(nodes: list[tuple[int, subpro
         assert final[-1]["totals"] == totals
     x.close()
     y.close()
+
+
+def test_lobby_chat_friends_and_invitations_cross_nodes(nodes: Nodes) -> None:
+    (port_a, _), (port_b, _) = nodes
+    p = WsPlayer(port_a, "Paul")
+    q = WsPlayer(port_b, "Quentin")
+    q.send({"type": "lobby"})
+    assert q.expect("lobby")["total"] == 0
+    p.send({"type": "lobby"})
+    p.expect("lobby")
+    # a table created on A is in B's lobby (pushed to Q, and in B's /api/tables)
+    p.send({"type": "create_table", "options": {"players": 3, "deals": 1}})
+    tid = p.expect("created")["table"]
+    update = q.expect("lobby_update")
+    assert [t["id"] for t in update["changed"]] == [tid] and update["total"] == 1
+    listed = json.loads(urllib.request.urlopen(f"http://127.0.0.1:{port_b}/api/tables", timeout=5).read())
+    assert [t["id"] for t in listed["tables"]] == [tid]
+    # the lobby's chat: said on B, heard on A
+    q.send({"type": "chat", "where": "lobby", "text": "bonjour"})
+    line = p.expect("chat")
+    assert line["message"]["text"] == "bonjour" and line["message"]["from"]["name"] == "Quentin"
+    # Q lists P as a friend: online (on A), then at its table
+    q.send({"type": "add_friend", "player": p.id})
+    card = q.expect("friend_update")["friend"]
+    assert card["id"] == p.id and card["online"] is True and card["table"] is None
+    p.send({"type": "join", "table": tid})
+    p.expect("snapshot")
+    card = q.expect("friend_update")["friend"]
+    assert card["online"] is True and card["table"] == tid
+    # P, seated on A, invites Q, connected to B
+    p.send({"type": "invite_friend", "player": q.id})
+    invitation = q.expect("invitation")
+    assert invitation["table"] == tid and invitation["from"]["id"] == p.id
+    # Q joins it from B and sits: A's table sees Q at seat 1
+    q.send({"type": "join", "table": tid})
+    q.expect("snapshot")
+    q.send({"type": "sit", "seat": 1})
+    p.until(lambda s: s["table"]["seats"][1]["taken"] and s["table"]["seats"][1]["name"] == "Quentin")
+    # P leaves: Q hears that P is offline
+    p.close()
+    card = q.expect("friend_update")["friend"]
+    while card["online"]:
+        card = q.expect("friend_update")["friend"]
+    assert card["id"] == p.id
+    assert not [m for m in p.messages + q.messages if m["type"] == "error"]
+    q.close()

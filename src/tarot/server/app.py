@@ -65,7 +65,9 @@ async def _handle(conn: Connection, text: str) -> None:
         if conn not in hub.lobby:
             conn.send(p.error("subscribe to the lobby first", "not_in_lobby"))
             return
-        await hub.lobby_room.post(conn, msg, -1, "all", None, [(c, True) for c in hub.lobby])
+        line = await hub.lobby_room.post(conn, msg, -1, "all", None, [(c, True) for c in hub.lobby])
+        if line is not None and hub.peers is not None:  # the other nodes' lobbies too
+            hub.peers.lobby_line(line)
     elif isinstance(msg, p.Mute):
         await _mute(conn, msg)
     elif isinstance(msg, p.Friends | p.AddFriend | p.RemoveFriend):

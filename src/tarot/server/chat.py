@@ -111,13 +111,14 @@ class Room:
         return not self.services.mutes.muted(viewer.player_id, line.sender)
 
     async def post(self, client: Client, msg: p.Chat, seat: int, audience: str, game: int | None,
-                   readers: Iterable[tuple[Client, bool]]) -> None:
-        """``readers``: who is in the room, each with whether it is a spectator (its seat -1)."""
+                   readers: Iterable[tuple[Client, bool]]) -> Line | None:
+        """``readers``: who is in the room, each with whether it is a spectator (its seat -1).
+        The line said, or None if it was refused."""
         wait = self.services.limits.take(client.player_id, time.monotonic())
         if wait:
             client.send(p.error(f"too many chat messages: wait {int(wait) + 1} s", "chat_flood",
                                 retry_after=round(wait, 1)))
-            return
+            return None
         line = Line(0, self.where, self.table, client.player_id, client.name, seat, msg.text, msg.phrase,
                     audience, round(time.time(), 3))
         line = dataclasses.replace(line, id=await self.services.store.write(_store_line, line, game))
@@ -126,6 +127,7 @@ class Room:
         for reader, spectator in readers:
             if self.may_see(line, reader, spectator):
                 reader.send(out)
+        return line
 
     def log_for(self, client: Client, spectator: bool) -> dict[str, Any]:
         return p.chat_log(self.where, self.table,

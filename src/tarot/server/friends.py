@@ -20,6 +20,7 @@ from .schema import FriendRow, PlayerRow
 
 if TYPE_CHECKING:
     from .connection import Connection as Conn
+    from .peers import Peers
     from .store import Store
 
 MAX_FRIENDS = 500
@@ -57,7 +58,8 @@ def _account_id(conn: Connection, key: str) -> str | None:
 
 class Presence:
     """The connections of each player of this process, and the friends lists of those connected
-    (with who lists whom, to tell them of a change)."""
+    (with who lists whom, to tell them of a change). In a cluster, what the other nodes said of
+    their players too (``Peers``): who is online there, and at which public table."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -65,12 +67,20 @@ class Presence:
         self.names: dict[str, str] = {}
         self.friends: dict[str, dict[str, str]] = {}  # a connected player's friends: id → name
         self.listed_by: dict[str, set[str]] = defaultdict(set)  # a player → connected players listing it
+        self.elsewhere: dict[str, dict[str, str | None]] = {}  # player → node → its public table there
+        self.peers: Peers | None = None  # the other nodes (a cluster), told of every change here
 
     def online(self, player: str) -> bool:
-        return bool(self.conns.get(player))
+        return bool(self.conns.get(player)) or bool(self.elsewhere.get(player))
 
     def where(self, player: str) -> str | None:
         """The public table a player is at (any of its connections), if any."""
+        here = self.where_here(player)
+        if here is not None:
+            return here
+        return next((t for t in self.elsewhere.get(player, {}).values() if t is not None), None)
+
+    def where_here(self, player: str) -> str | None:
         for c in self.conns.get(player, ()):
             if c.table is not None and not c.table.options.private:
                 return c.table.id
@@ -104,14 +114,43 @@ class Presence:
         self.changed(pid)
 
     def changed(self, player: str) -> None:
-        """Tell the connected players who list ``player`` where it is now."""
+        """Tell the connected players who list ``player`` where it is now (and the other nodes'
+        too, in a cluster)."""
+        if self.peers is not None:
+            self.peers.presence(player, self.names.get(player, ""), bool(self.conns.get(player)),
+                                self.where_here(player))
+        self._tell_watchers(player)
+
+    def changed_elsewhere(self, node: str, player: str, name: str, online: bool, table: str | None) -> None:
+        """Another node says where ``player`` is there."""
+        there = self.elsewhere.setdefault(player, {})
+        if online:
+            there[node] = table
+        else:
+            there.pop(node, None)
+        if not there:
+            del self.elsewhere[player]
+        self.names.setdefault(player, name)
+        self._tell_watchers(player)
+
+    def forget_node(self, node: str) -> None:
+        """A node died: its players are not online there any more."""
+        for player in [pl for pl, there in self.elsewhere.items() if node in there]:
+            self.changed_elsewhere(node, player, "", False, None)
+
+    def _tell_watchers(self, player: str) -> None:
         card = self.card(player, self.names.get(player, ""))
         for watcher in self.listed_by.get(player, ()):
             card["name"] = self.friends.get(watcher, {}).get(player, card["name"])
             self.tell(watcher, p.friend_update(dict(card)))
 
     def tell(self, player: str, message: dict[str, Any]) -> bool:
-        """Send to every connection of ``player``; False if it has none here."""
+        """Send to every connection of ``player`` (on every node); False if it is not online."""
+        if self.peers is not None and player in self.elsewhere:
+            self.peers.tell(player, message)
+        return self.tell_here(player, message) or player in self.elsewhere
+
+    def tell_here(self, player: str, message: dict[str, Any]) -> bool:
         conns = self.conns.get(player)
         for c in conns or ():
             c.send(message)

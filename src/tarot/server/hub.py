@@ -23,6 +23,7 @@ from .chat import ChatServices, Room
 from .friends import Presence
 from .game import DealInfo, Etui, ServerGame
 from .limits import FloodLimits, TableQuota
+from .peers import Peers
 from .relay import Relay
 from .seats import Client, Seat
 from .settings import Settings, TableServices
@@ -46,6 +47,7 @@ class Hub:
         # Several processes as one site (``cluster``, docs/scaling.md), or None: this one alone.
         self.cluster = cluster
         self.relay = None if cluster is None else Relay(self, cluster)
+        self.peers = None if cluster is None else Peers(self, cluster)
         self.remote_lobby: dict[str, dict[str, Any]] = {}  # other nodes' listed tables, by id
         self._scanner: asyncio.Task[None] | None = None
         self.accounts = Accounts(store)
@@ -87,10 +89,12 @@ class Hub:
     async def _join_cluster(self, cluster: Cluster) -> None:
         """Start this node: its lease and channels, the other nodes' lobby, then the tables
         nobody alive owns (all of them when the whole site starts)."""
-        assert self.relay is not None
+        assert self.relay is not None and self.peers is not None
         relay = self.relay
+        self.presence.peers = self.peers
         await cluster.start({cluster.channel: relay.on_message, relay.claims_channel: relay.on_claim,
-                             cluster.key("lobby-changes"): self._remote_lobby_changed})
+                             cluster.key("lobby-changes"): self._remote_lobby_changed,
+                             **self.peers.listeners()})
         cluster.on_lease_lost = self._check_ownership
         self.remote_lobby = await cluster.lobby_tables()
         for tid in await self.store.run(self.store.restorable_tables):
@@ -105,8 +109,11 @@ class Hub:
             await asyncio.sleep(cluster.lease / 3)
             try:
                 orphans = await cluster.orphans()
-                for node in {n for n, _, _ in self.relay.remote} - set(await cluster.live_nodes()):
+                alive = set(await cluster.live_nodes())
+                for node in {n for n, _, _ in self.relay.remote} - alive:
                     self.relay.forget_node(node)
+                for node in {n for there in self.presence.elsewhere.values() for n in there} - alive:
+                    self.presence.forget_node(node)
                 random.shuffle(orphans)  # the survivors share them out
                 for tid in orphans:
                     if tid not in self.tables and await cluster.own(tid):

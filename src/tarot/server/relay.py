@@ -68,7 +68,15 @@ class RemoteTable:
         self.relay = relay
         self.id = tid
         self.owner = owner
-        self.options = p.TableOptions(private=True)  # (friends are told of public tables only)
+
+    @property
+    def options(self) -> p.TableOptions:
+        """The table's options as the shared lobby lists it; a table it does not list is private
+        (friends are told of public tables only)."""
+        listed = self.relay.hub.remote_lobby.get(self.id)
+        if listed is None:
+            return p.TableOptions(private=True)
+        return p.TableOptions.model_validate(listed["options"])
 
     async def deliver(self, client: Any, message: Any) -> None:
         self.relay.forward(client, self, message)

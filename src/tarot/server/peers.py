@@ -1,0 +1,74 @@
+"""What the nodes of a cluster tell each other about players (docs/scaling.md): where each one
+is (friends see it online, at its table), a message for a player wherever it is connected (an
+invitation, an event's start), and the lobby's chat lines. Tables are ``relay``'s."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from . import protocol as p
+from .chat import Line
+
+if TYPE_CHECKING:
+    from .cluster import Cluster, Listener
+    from .hub import Hub
+
+
+class Peers:
+    def __init__(self, hub: Hub, cluster: Cluster) -> None:
+        self.hub = hub
+        self.cluster = cluster
+        self.presence_channel = cluster.key("presence")
+        self.tell_channel = cluster.key("tell")
+        self.chat_channel = cluster.key("lobby-chat")
+
+    def listeners(self) -> dict[str, Listener]:
+        return {self.presence_channel: self._on_presence, self.tell_channel: self._on_tell,
+                self.chat_channel: self._on_chat}
+
+    def _send(self, channel: str, message: dict[str, Any]) -> None:
+        self.cluster.publish(channel, orjson.dumps({"node": self.cluster.node} | message))
+
+    def _theirs(self, data: bytes) -> dict[str, Any] | None:
+        message: dict[str, Any] = orjson.loads(data)
+        return None if message["node"] == self.cluster.node else message
+
+    # --- what this node says ---------------------------------------------------------------
+
+    def presence(self, player: str, name: str, online: bool, table: str | None) -> None:
+        self._send(self.presence_channel, {"player": player, "name": name, "online": online, "table": table})
+
+    def tell(self, player: str, message: dict[str, Any]) -> None:
+        self._send(self.tell_channel, {"player": player, "message": message})
+
+    def lobby_line(self, line: Line) -> None:
+        self._send(self.chat_channel, {"line": dataclasses.asdict(line)})
+
+    # --- what the others say -----------------------------------------------------------------
+
+    def _on_presence(self, _channel: str, data: bytes) -> None:
+        m = self._theirs(data)
+        if m is not None:
+            self.hub.presence.changed_elsewhere(m["node"], m["player"], m["name"], m["online"], m["table"])
+
+    def _on_tell(self, _channel: str, data: bytes) -> None:
+        m = self._theirs(data)
+        if m is not None:
+            self.hub.presence.tell_here(m["player"], m["message"])
+
+    def _on_chat(self, _channel: str, data: bytes) -> None:
+        """A line of the lobby's chat said on another node: kept in the room's log here too, and
+        sent to this node's lobby (mutes as here)."""
+        m = self._theirs(data)
+        if m is None:
+            return
+        hub = self.hub
+        line = Line(**m["line"])
+        hub.lobby_room.lines.append(line)
+        out = p.chat(line.to_dict())
+        for reader in list(hub.lobby):
+            if hub.lobby_room.may_see(line, reader, True):
+                reader.send(out)
