@@ -13,7 +13,7 @@ pytest.importorskip("sqlalchemy")
 from sqlalchemy import event, insert, select
 
 from server_harness import db_url
-from tarot.server.store import ActionRow, DealRow, GameRow, Store, TableRow, _Rows, migrate
+from tarot.server.store import FENCE, ActionRow, DealRow, Fenced, GameRow, Store, TableRow, _Rows, migrate
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -279,3 +279,51 @@ def test_sqlite_wal_is_checkpointed_in_the_background(tmp_path: Path,
             raw.close()
     finally:
         s.close()
+
+
+def test_a_stale_owner_cannot_write_once_the_table_is_claimed(store: Store) -> None:
+    """Several processes (``cluster``): a table's owner writes under its claim's epoch
+    (``FENCE``); once another process has claimed the table, every write of the old owner is
+    refused by the database (``Fenced``) and leaves nothing, while the new owner's go in, and so
+    do writes of other tables in the same batch."""
+
+    async def main() -> None:
+        deal = await _table_with_deal(store, "t1")
+        await _table_with_deal(store, "t2")
+        first = await store.write(store.claim_table, "t1")
+        token = FENCE.set(("t1", first))
+        try:
+            await store.add_action(deal, 0, 2, {"seat": 0, "bid": "pass"}, "player")  # the owner's: kept
+        finally:
+            FENCE.reset(token)
+        second = await store.write(store.claim_table, "t1")  # another process takes it over
+        assert second == first + 1
+        other = asyncio.create_task(_other_table_write(store))  # (its context: no fence)
+        stale = FENCE.set(("t1", first))
+        try:
+            late = store.add_action(deal, 1, 3, {"seat": 1, "bid": "pass"}, "player")
+            chat_and_status = store.write_all([(store.save_table, ("t1", None, {}, [], "finished", 9))])
+            results = await asyncio.gather(late, chat_and_status, other, return_exceptions=True)
+        finally:
+            FENCE.reset(stale)
+        assert isinstance(results[0], Fenced) and isinstance(results[1], Fenced), results
+        assert results[2] is None
+        token = FENCE.set(("t1", second))
+        try:  # the new owner writes the same index the stale one tried
+            await store.add_action(deal, 1, 3, {"seat": 1, "bid": "garde"}, "player")
+        finally:
+            FENCE.reset(token)
+        assert await store.write(store.claim_table, "nowhere") is None
+
+    asyncio.run(main())
+    with store.sessions() as s:
+        actions = [(a.index, a.action["bid"]) for a in s.scalars(select(ActionRow).order_by(ActionRow.index))]
+        row = s.get(TableRow, "t1")
+        assert row is not None
+        assert (row.status, row.version) == ("playing", 1)  # the stale save left nothing
+    assert actions == [(0, "pass"), (1, "garde")]
+
+
+async def _other_table_write(store: Store) -> None:
+    """Another table's write, unfenced, in the same batch as the stale ones."""
+    await store.write(store.save_table, "t2", None, {}, [], "waiting", 5)
