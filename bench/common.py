@@ -84,13 +84,14 @@ class Server:
     port as its arguments (a site with other settings). ``src``: another checkout's code."""
 
     def __init__(self, db_url: str, workdir: Path, src: str | Path | None = None,
-                 launch: str | None = None) -> None:
+                 launch: str | None = None, extra: tuple[str, ...] = ()) -> None:
         self.port = free_port()
+        workdir.mkdir(parents=True, exist_ok=True)
         self.log_path = workdir / "server.log"
         self.log = self.log_path.open("wb")
-        if launch is None:
+        if launch is None:  # ``extra``: more options of ``tarot serve`` (``--redis …``)
             cmd = [sys.executable, "-m", "tarot.cli", "serve", "--host", "127.0.0.1",
-                   "--port", str(self.port), "--db", db_url]
+                   "--port", str(self.port), "--db", db_url, *extra]
         else:
             cmd = [sys.executable, "-c", launch, db_url, str(self.port)]
         env = dict(os.environ, PYTHONPATH=str(src)) if src else None
@@ -116,6 +117,16 @@ class Server:
         except OSError:
             return None
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_mb(self) -> float | None:
+        """The server's resident memory now, MB."""
+        try:
+            for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return None
 
     def output(self) -> str:
         if not self.log.closed:

@@ -25,6 +25,13 @@ fanout_ms_median, fanout_ms_p99, the steady_* figures (below), server_cpu_s,
 server_us_per_action, client_cpu_s, errors; with ``--series``, one ``series`` line per window.
 Exit status 1 when errors > 0.
 
+``--nodes N --redis redis://…`` (with ``--db postgresql://…``): N processes serve one site
+(docs/scaling.md); table i is created on node i mod N. ``--spread owner``: every seat of a table
+connects to the node that owns it; ``--spread any`` (the default): seat s of table i connects to
+node (i + s) mod N, so most seats' messages are relayed through Redis (what a load balancer that
+knows nothing of tables gives). Also prints ``server_rss_mb`` (all nodes, the tables playing) and
+``rss_kb_per_table`` (that less what the nodes held before the first client came).
+
 ``--stagger S``: the tables start one after another over S seconds instead of all at once (a
 real server's tables do not start, and so do not end their deals, in the same millisecond).
 The ``steady_*`` figures count only the actions sent while every table was playing: from the
@@ -97,6 +104,8 @@ class Stats:
     first_send: float | None = None
     last_broadcast: float = 0.0
     play_cpu: float | None = None  # the server's CPU seconds while the tables played
+    rss0_mb: float | None = None  # the servers' memory before the first client
+    rss_mb: float | None = None  # … and when the games ended
 
 
 @dataclass
@@ -323,15 +332,32 @@ async def start_games(clients: list[Client], runs: list[TableRun], stats: Stats,
     return games
 
 
+def reset_redis(url: str) -> None:
+    """Empty the site's keys (a cluster's leases and lobby) before a run."""
+    from redis import Redis
+
+    r = Redis.from_url(url)
+    keys = list(r.scan_iter("tarot:*"))
+    if keys:
+        r.delete(*keys)
+
+
 def loopback(n: int) -> str:
     """The n-th address of 127.0.0.0/8 after 127.0.0.1 (Linux answers on all of them)."""
     n += 2
     return f"127.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
 
 
-async def drive(args: argparse.Namespace, port: int, stats: Stats,
-                server_cpu: Callable[[], float | None]) -> list[TableRun]:
-    url = f"ws://127.0.0.1:{port}/ws"
+async def drive(args: argparse.Namespace, ports: list[int], stats: Stats,
+                server_cpu: Callable[[], float | None],
+                server_rss: Callable[[], float | None] = lambda: None) -> list[TableRun]:
+    urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
+
+    def url_of(c: Client) -> str:
+        """Table i is created on node i mod N; its other seats connect as ``--spread`` says."""
+        shift = c.seat if args.spread == "any" else 0
+        return urls[(c.run.number + shift) % len(urls)]
+
     options = {"players": args.players, "deals": args.deals, "move_time": None, "private": False,
                "spectators": True}
     runs = [TableRun(i, args.players) for i in range(args.tables)]
@@ -341,7 +367,7 @@ async def drive(args: argparse.Namespace, port: int, stats: Stats,
 
     async def setup(c: Client) -> None:
         async with gate:
-            await c.setup(url, options, ready[c.run.number], args.timeout)
+            await c.setup(url_of(c), options, ready[c.run.number], args.timeout)
 
     try:
         t0 = time.perf_counter()
@@ -364,6 +390,7 @@ async def drive(args: argparse.Namespace, port: int, stats: Stats,
         games = await start_games(clients, runs, stats, args.stagger)
         _done, pending = await asyncio.wait(games, timeout=args.timeout)
         cpu1 = server_cpu()
+        stats.rss_mb = server_rss()
         if cpu0 is not None and cpu1 is not None:
             stats.play_cpu = cpu1 - cpu0
         if pending:
@@ -415,6 +442,10 @@ def report(args: argparse.Namespace, db: str, stats: Stats, server_cpu: float | 
         ("server_us_per_action", "nan" if stats.play_cpu is None or not stats.actions
          else f"{stats.play_cpu / stats.actions * 1e6:.0f}"),
         ("client_cpu_s", f"{client_cpu:.1f}"),
+        ("nodes", args.nodes), ("spread", args.spread if args.nodes > 1 else "-"),
+        ("server_rss_mb", "nan" if stats.rss_mb is None else f"{stats.rss_mb:.0f}"),
+        ("rss_kb_per_table", "nan" if stats.rss_mb is None or stats.rss0_mb is None
+         else f"{(stats.rss_mb - stats.rss0_mb) * 1024 / args.tables:.0f}"),
         ("errors", len(stats.errors)),
     ]
     for key, value in figures:
@@ -458,12 +489,19 @@ def main() -> int:
     parser.add_argument("--series", type=float, default=0.0, metavar="SECONDS",
                         help="also print the latency per window of this many seconds of the run "
                         "(e.g. 0.1), to see where the slow actions are")
+    parser.add_argument("--nodes", type=int, default=1,
+                        help="processes serving one site (needs --redis and a PostgreSQL --db)")
+    parser.add_argument("--redis", help="redis://… for --nodes (its tarot:* keys are emptied first)")
+    parser.add_argument("--spread", choices=("any", "owner"), default="any",
+                        help="with --nodes: seats connect to any node (relayed) or to their table's")
     parser.add_argument("--baseline", metavar="REV",
                         help="first the same run against the server of git revision REV, then this "
                         "checkout's; prints both and the ratios")
     args = parser.parse_args()
     if args.quick:
         args.tables = 5
+    if args.nodes > 1 and not (args.redis and args.db and args.db.startswith("postgres")):
+        parser.error("--nodes needs --redis and a PostgreSQL --db")
     if not args.baseline:
         return run_once(args, None, "")[0]
     with worktree(args.baseline) as tree:
@@ -498,7 +536,7 @@ def run_once(args: argparse.Namespace, src: str | None, prefix: str) -> tuple[in
 
     workdir = Path(tempfile.mkdtemp(prefix="tarot-bench-"))
     pg: tuple[str, str] | None = None
-    server: Server | None = None
+    servers: list[Server] = []
     stats = Stats()
     server_cpu: float | None = None
     db = "?"
@@ -511,23 +549,39 @@ def run_once(args: argparse.Namespace, src: str | None, prefix: str) -> tuple[in
             db_url, db = args.db, args.db.split(":", 1)[0]
         else:
             db_url, db = f"sqlite:///{workdir / 'tarot.sqlite3'}", "sqlite"
-        server = Server(db_url, workdir, src)
-        server.wait_ready()
-        cpu0 = server.cpu_seconds()
+        extra: tuple[str, ...] = ()
+        if args.redis:
+            reset_redis(args.redis)
+            extra = ("--redis", args.redis)
+        for i in range(args.nodes):  # one after another: the first one migrates the database
+            servers.append(Server(db_url, workdir / f"node{i}", src, extra=extra))
+            servers[-1].wait_ready()
+
+        def total(figures: list[float | None]) -> float | None:
+            return None if None in figures else sum(f for f in figures if f is not None)
+
+        def cpu() -> float | None:
+            return total([s.cpu_seconds() for s in servers])
+
+        def rss() -> float | None:
+            return total([s.rss_mb() for s in servers])
+
+        stats.rss0_mb = rss()
+        cpu0 = cpu()
         try:
             import uvloop
 
             runner: Any = uvloop.run
         except ImportError:
             runner = asyncio.run
-        runner(drive(args, server.port, stats, server.cpu_seconds))
-        cpu1 = server.cpu_seconds()
+        runner(drive(args, [s.port for s in servers], stats, cpu, rss))
+        cpu1 = cpu()
         if cpu0 is not None and cpu1 is not None:
             server_cpu = cpu1 - cpu0
     except Exception as e:
         stats.errors.append(f"{type(e).__name__}: {e}")
     finally:
-        if server is not None:
+        for server in servers:
             server.stop()
             out = server.output()
             if "Traceback" in out or "ERROR" in out:
