@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ pytest.importorskip("sqlalchemy")
 
 from sqlalchemy import event, insert, select
 
-from server_harness import db_url
+from server_harness import PG_URL, db_url, reset_postgres
 from tarot.server.store import FENCE, ActionRow, DealRow, Fenced, GameRow, Store, TableRow, _Rows, migrate
 
 
@@ -327,3 +328,31 @@ def test_a_stale_owner_cannot_write_once_the_table_is_claimed(store: Store) -> N
 async def _other_table_write(store: Store) -> None:
     """Another table's write, unfenced, in the same batch as the stale ones."""
     await store.write(store.save_table, "t2", None, {}, [], "waiting", 5)
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")
+def test_processes_starting_together_migrate_the_database_once() -> None:
+    """Several processes of a cluster starting at once on a new PostgreSQL database: one
+    migrates, the others wait for it and find nothing to do (without the lock, concurrent
+    Alembic upgrades here failed or hung)."""
+    assert PG_URL
+    reset_postgres(PG_URL)
+    errors: list[BaseException] = []
+
+    def start() -> None:
+        try:
+            migrate(PG_URL)
+        except BaseException as e:
+            errors.append(e)
+
+    starts = [threading.Thread(target=start, daemon=True) for _ in range(3)]
+    for t in starts:
+        t.start()
+    for t in starts:
+        t.join(60)
+    assert not any(t.is_alive() for t in starts) and not errors, errors
+    s = Store(PG_URL)
+    try:
+        assert s.count(TableRow) == 0
+    finally:
+        s.close()

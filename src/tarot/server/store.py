@@ -165,6 +165,9 @@ def default_url(directory: Path | None = None) -> str:
     return f"sqlite:///{(directory or Path.cwd()) / 'tarot.sqlite3'}"
 
 
+MIGRATION_LOCK = 0x7A207  # PostgreSQL advisory lock key held while migrating
+
+
 def migrate(url: str) -> None:
     """Create or upgrade the schema with Alembic (the scripts ship inside the package)."""
     from alembic import command
@@ -173,7 +176,21 @@ def migrate(url: str) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
-    command.upgrade(cfg, "head")
+    if not normalize_url(url).startswith("postgresql"):
+        command.upgrade(cfg, "head")
+        return
+    # Several processes starting at once on one database (a cluster): one migrates, the others
+    # wait for it on a lock the server holds for the session, then find nothing left to do.
+    engine = create_engine(normalize_url(url))
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql(f"SELECT pg_advisory_lock({MIGRATION_LOCK})")
+            try:
+                command.upgrade(cfg, "head")
+            finally:
+                conn.exec_driver_sql(f"SELECT pg_advisory_unlock({MIGRATION_LOCK})")
+    finally:
+        engine.dispose()
 
 
 def token_hash(token: str) -> str:
