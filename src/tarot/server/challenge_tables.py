@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import challenge as ch
 from . import protocol as p
-from .challenge_ranking import day_ranking, marks, percentage
+from .challenge_ranking import as_dict, day_ranking, marks, percentage
 from .seats import Seat
 from .table import Table
 
@@ -55,7 +55,7 @@ async def state(hub: Hub, conn: Connection) -> dict[str, Any]:
         deals.append(item)
     done = [e for e in mine.values() if e.status == "done"]
     pct = round(percentage(done, mark), 2) if done else None
-    ranking = [s.to_dict() for s in day_ranking(results, day.deals)[:TOP]]
+    ranking = [as_dict(s) for s in day_ranking(results, day.deals)[:TOP]]
     return {"type": "challenge", "day": day.day, "players": day.players, "bots": ch.BOT, "seat": ch.SEAT,
             "deals": deals, "percentage": pct, "ranking": ranking}
 
