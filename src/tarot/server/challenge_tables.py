@@ -79,7 +79,7 @@ async def play(hub: Hub, conn: Connection, number: int) -> dict[str, Any]:
         row = table.table_row("waiting")
         earlier = await store.write(_begin, store, day.day, number, conn.player_id, row)
     except IntegrityError:  # the same deal asked twice at once (two tabs): the other one's
-        earlier = await store.query(_entry, day.day, number, conn.player_id)
+        earlier = await store.query(ch.entry_of, day.day, number, conn.player_id)
     if earlier is not None:
         if earlier.status == "done":
             return p.error(f"you have played deal {number} of today's challenge", "challenge_played")
@@ -100,7 +100,3 @@ def _begin(conn: Any, store: Any, day: str, number: int, player: str,
     if earlier is None:
         store.save_table(conn, *row)
     return earlier
-
-
-def _entry(conn: Any, day: str, number: int, player: str) -> ch.Entry | None:
-    return next((e for e in ch.entries_of(conn, day, player) if e.deal == number), None)
