@@ -164,6 +164,21 @@ def test_registrations_follow_the_organisers_choices(tmp_path: Path) -> None:
         assert client.get("/api/events/999").json()["code"] == "no_event"
 
 
+def test_every_write_answers_a_signed_out_request_alike(tmp_path: Path) -> None:
+    """One dependency (``events_api.SignedIn``): the same 401 from each route that writes."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        eid = new_event(Member(client, "Anne", "10.0.0.1"))
+        writes = [("post", "/api/events", {"name": "x", "starts": soon()}),
+                  ("post", f"/api/events/{eid}/registration", None),
+                  ("delete", f"/api/events/{eid}/registration", None),
+                  ("post", f"/api/events/{eid}/invitations", {"names": ["Anne"]}),
+                  ("post", f"/api/events/{eid}/start", None)]
+        for method, path, body in writes:
+            r = client.request(method, path, json=body, headers={"cookie": "tarot_session=stale"})
+            assert (r.status_code, r.json()) == (401, {"error": "sign in to do this", "code": "signed_out"})
+        assert client.get(f"/api/events/{eid}").json()["status"] == "registering"
+
+
 def test_an_event_table_comes_back_after_a_restart_with_its_deals(tmp_path: Path) -> None:
     """The process stops mid-event: a new one restores the table with the étuis still to play (and
     the seats they belong to), and the event ends as it would have."""
