@@ -200,6 +200,20 @@ def test_the_days_ranking_counts_accounts_that_played_every_deal_and_shares_ties
     assert ranking[1].percentage == ranking[2].percentage == pytest.approx((100 / 6 + 50) / 2, abs=1e-3)
 
 
+def test_guests_are_marked_against_the_accounts_alone_all_at_once() -> None:
+    """``marks(field, guests)``: each guest's deal ranked among the accounts' results of that deal,
+    in one call for all of a guest's deals (the day's page computes them once)."""
+    from tarot.server.challenge_ranking import marks
+
+    day = "2026-11-01"
+    field = [entry("anne", day, 1, 100), entry("bruno", day, 1, -50), entry("anne", day, 2, 20)]
+    guests = [entry("guest", day, 1, 40, account=False), entry("guest", day, 2, 20, account=False)]
+    mark = marks(field, guests)
+    assert mark == {("anne", 1): 100, ("bruno", 1): 0, ("anne", 2): 50,
+                    ("guest", 1): 50, ("guest", 2): 50}  # 100 > 40 > -50; 20 = 20
+    assert marks(field) == {k: v for k, v in mark.items() if k[0] != "guest"}  # weighs on nobody's
+
+
 def test_the_months_ranking_needs_three_complete_days() -> None:
     from tarot.server.challenge_ranking import month_ranking
 

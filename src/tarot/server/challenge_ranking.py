@@ -20,19 +20,24 @@ from .challenge import Entry
 MONTH_MIN_DAYS = 3  # complete days an account needs to be ranked in a month
 
 
-def marks(field: Sequence[Entry], extra: Entry | None = None) -> dict[tuple[str, int], float]:
+def marks(field: Sequence[Entry], guests: Iterable[Entry] = ()) -> dict[tuple[str, int], float]:
     """Each entry's mark, by (player, deal), among ``field``'s entries of the same deal
-    (``extra``: a guest's, ranked against them and counted in no one else's)."""
-    by_deal: dict[int, list[Entry]] = defaultdict(list)
-    for e in field:
-        by_deal[e.deal].append(e)
+    (``guests``: guests' entries, each ranked against them and counted in no one else's)."""
+    grouped = by_deal(field)
     out: dict[tuple[str, int], float] = {}
-    for deal, entries in by_deal.items():
+    for deal, entries in grouped.items():
         for e, m in zip(entries, rank_marks([float(e.score or 0) for e in entries]), strict=True):
             out[(e.player_id, deal)] = m
-    if extra is not None:
-        others = [float(e.score or 0) for e in by_deal.get(extra.deal, []) if e.player_id != extra.player_id]
-        out[(extra.player_id, extra.deal)] = rank_marks([float(extra.score or 0), *others])[0]
+    for g in guests:
+        others = [float(e.score or 0) for e in grouped.get(g.deal, []) if e.player_id != g.player_id]
+        out[(g.player_id, g.deal)] = rank_marks([float(g.score or 0), *others])[0]
+    return out
+
+
+def by_deal(entries: Iterable[Entry]) -> dict[int, list[Entry]]:
+    out: dict[int, list[Entry]] = defaultdict(list)
+    for e in entries:
+        out[e.deal].append(e)
     return out
 
 
