@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 from server_harness import Player, account, db_url, drive, make_client
+from tarot.bots.evaluation import contract_for, hand_points
 from tarot.engine import Bid, Deal
-from tarot.engine.duplicate import overall_percentage, rank_marks
+from tarot.engine.duplicate import TableResult, mark_tables, overall_percentage, rank_marks, rank_standings
 from tarot.server import challenge as ch
 from tarot.server.game import Etui, ServerGame
 
@@ -179,6 +181,64 @@ def test_a_challenge_table_is_fixed_and_private_and_a_left_deal_is_found_again(t
         assert back.expect("created")["table"] == tid  # the same table, the same cards
 
 
+def all_pass_secret() -> str:
+    """A day's secret whose first deal the club bots all pass (``contract_for``, their bid)."""
+    for i in range(10_000):
+        secret = f"{i:064x}"
+        e = ch.etui(secret, ch.PLAYERS, 1)
+        deal = Deal.new(ch.PLAYERS, e.dealer, seed=e.seed)
+        if all(contract_for(hand_points(deal.hands[s]), ch.PLAYERS) is None for s in range(1, ch.PLAYERS)):
+            return secret
+    raise AssertionError("no such day")
+
+
+def pass_deal(pl: Player) -> None:
+    """``pl`` passes at deal 1 of today, as the bots do: the deal is over."""
+    pl.state = None
+    pl.send({"type": "challenge_play", "deal": 1})
+    pl.send({"type": "join", "table": pl.expect("created")["table"]})
+    pl.expect("snapshot")
+    pl.until(lambda s: pl.my_turn)
+    pl.send({"type": "act", "action": {"bid": "pass"}})
+    pl.until(lambda s: s["table"]["status"] == "finished")
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_deal_everybody_passes_counts_0_for_all_and_is_marked_by_r26(
+        kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """R26 end to end: the deal where all four pass is a result like any (0 for everyone), ranked
+    against the other accounts' (ties sharing their steps: 50 each), counted with the defences;
+    the challenge's marks, percentages and ranking are the engine's for the same tables."""
+    secret = all_pass_secret()
+    monkeypatch.setattr(ch, "secrets", SimpleNamespace(token_hex=lambda _: secret))
+    with make_client(db_url(kind, tmp_path), challenge_deals=1) as client:
+        anne, bruno = account(client, "Anne", "10.0.0.1"), account(client, "Bruno", "10.0.0.2")
+        guest = Player(client, "Gaston")
+        for pl in (anne, bruno, guest):
+            pass_deal(pl)
+            assert not pl.errors(), pl.errors()
+        days = {pl.id: challenge(pl) for pl in (anne, bruno, guest)}
+
+        # the engine's R26 on the same tables: each account's own, every seat 0, nobody taking
+        bots = tuple(f"bot {s}" for s in range(1, ch.PLAYERS))
+        tables = [TableResult((pid, *bots), (0,) * ch.PLAYERS, None) for pid in (anne.id, bruno.id)]
+        marked = list(zip(tables, mark_tables(tables), strict=True))
+        assert [m.marks[0] for _, m in marked] == [50, 50] and not any(m.attack[0] for _, m in marked)
+        names = {anne.id: "anne", bruno.id: "bruno"}  # (ties listed by name)
+        engine = rank_standings(marked, order=lambda pid: names[pid], ranked=lambda pid: pid in names)
+
+        for pl in (anne, bruno, guest):
+            d = days[pl.id]["deals"][0]
+            assert (d["status"], d["score"], d["contract"], d["side"]) == ("done", 0, "pass", "none")
+            assert d["mark"] == 50 and d["compared"] == (2 if pl is guest else 1)
+            assert days[pl.id]["percentage"] == 50  # a defence mark alone: no attack
+        ranking = days[anne.id]["ranking"]
+        assert ranking == days[guest.id]["ranking"]  # the guest ranks nowhere
+        assert [(r["rank"], r["player"], r["percentage"], r["deals"], r["attack"]) for r in ranking] == [
+            (s.rank, s.player, round(s.percentage, 2), s.deals, len(s.attack)) for s in engine]
+        assert [(r["rank"], r["name"]) for r in ranking] == [(1, "Anne"), (1, "Bruno")]
+
+
 def entry(player: str, day: str, deal: int, score: int, side: str = "defence",
           account: bool = True) -> ch.Entry:
     return ch.Entry(day, deal, player, player.capitalize(), account, "t", None, "done", score, side, "garde")
@@ -198,6 +258,20 @@ def test_the_days_ranking_counts_accounts_that_played_every_deal_and_shares_ties
     assert [(s.rank, s.name) for s in ranking] == [(1, "Anne"), (2, "Bruno"), (2, "Chloe")]
     assert ranking[0].percentage == pytest.approx(66.6667 / 4 + 50 * 3 / 4, abs=1e-3)
     assert ranking[1].percentage == ranking[2].percentage == pytest.approx((100 / 6 + 50) / 2, abs=1e-3)
+
+
+def test_guests_are_marked_against_the_accounts_alone_all_at_once() -> None:
+    """``marks(field, guests)``: each guest's deal ranked among the accounts' results of that deal,
+    in one call for all of a guest's deals (the day's page computes them once)."""
+    from tarot.server.challenge_ranking import marks
+
+    day = "2026-11-01"
+    field = [entry("anne", day, 1, 100), entry("bruno", day, 1, -50), entry("anne", day, 2, 20)]
+    guests = [entry("guest", day, 1, 40, account=False), entry("guest", day, 2, 20, account=False)]
+    mark = marks(field, guests)
+    assert mark == {("anne", 1): 100, ("bruno", 1): 0, ("anne", 2): 50,
+                    ("guest", 1): 50, ("guest", 2): 50}  # 100 > 40 > -50; 20 = 20
+    assert marks(field) == {k: v for k, v in mark.items() if k[0] != "guest"}  # weighs on nobody's
 
 
 def test_the_months_ranking_needs_three_complete_days() -> None:

@@ -30,3 +30,19 @@ def test_match_points_are_the_square_root_of_the_gap() -> None:
     assert match_points(144) == 12.0  # the RULES.md example
     assert match_points(-144) == -12.0
     assert match_points(0) == 0.0
+
+
+def test_who_is_ranked_and_how_close_ties_are_are_the_callers() -> None:
+    """One ranking for the CLI, the events and the challenge: a bot (or a guest) is marked with
+    the others and ranked nowhere; percentages equal to ``digits`` decimals share a rank."""
+    from tarot.engine.duplicate import Standing, assign_ranks
+
+    def field() -> list[Standing]:
+        return [Standing("bot", defence=[90.0]), Standing("bea", defence=[200 / 3]),
+                Standing("al", defence=[66.668]), Standing("cy", defence=[10.0])]
+
+    ranked = assign_ranks(field(), ranked=lambda p: p != "bot")
+    assert [(s.rank, s.player) for s in ranked] == [(1, "al"), (2, "bea"), (3, "cy")]
+    shown = assign_ranks(field(), ranked=lambda p: p != "bot", digits=2)  # both 66.67
+    assert [(s.rank, s.player) for s in shown] == [(1, "al"), (1, "bea"), (3, "cy")]
+    assert [s.rank for s in assign_ranks(field())] == [1, 2, 3, 4]

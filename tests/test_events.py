@@ -164,6 +164,56 @@ def test_registrations_follow_the_organisers_choices(tmp_path: Path) -> None:
         assert client.get("/api/events/999").json()["code"] == "no_event"
 
 
+def test_every_write_answers_a_signed_out_request_alike(tmp_path: Path) -> None:
+    """One dependency (``events_api.SignedIn``): the same 401 from each route that writes."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        eid = new_event(Member(client, "Anne", "10.0.0.1"))
+        writes = [("post", "/api/events", {"name": "x", "starts": soon()}),
+                  ("post", f"/api/events/{eid}/registration", None),
+                  ("delete", f"/api/events/{eid}/registration", None),
+                  ("post", f"/api/events/{eid}/invitations", {"names": ["Anne"]}),
+                  ("post", f"/api/events/{eid}/start", None)]
+        for method, path, body in writes:
+            r = client.request(method, path, json=body, headers={"cookie": "tarot_session=stale"})
+            assert (r.status_code, r.json()) == (401, {"error": "sign in to do this", "code": "signed_out"})
+        assert client.get(f"/api/events/{eid}").json()["status"] == "registering"
+
+
+def test_the_listing_takes_as_many_queries_for_five_events_as_for_one(tmp_path: Path) -> None:
+    """``events.listing`` reads the events and all their registrations at once (no query per event)."""
+    from sqlalchemy import event as sa_event
+
+    from tarot.server import events
+    from tarot.server.store import Store, migrate
+
+    url = db_url("sqlite", tmp_path)
+    migrate(url)
+    store = Store(url)
+    statements: list[str] = []
+    made: list[int] = []
+    sa_event.listen(store.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+
+    def listing_queries(more: int) -> int:
+        """``more`` events more (each with three registered), then the queries of the listing."""
+        with store.engine.begin() as conn:
+            for _ in range(more):
+                eid = events.create(conn, "p0", "Night", 4, 2, 1e9, "open", True)
+                for pid in ("p1", "p2"):
+                    events.register(conn, eid, pid, True)
+                made.append(eid)
+            statements.clear()
+            listed = events.listing(conn, 0)
+        assert len(listed) == len(made)
+        assert all((e["organiser"], e["registered"]) == ("Anne", ["Anne", "Bruno", "Chloé"]) for e in listed)
+        return len(statements)
+
+    with store.engine.begin() as conn:
+        for i, name in enumerate(NAMES[:3]):
+            store.save_player(conn, f"p{i}", f"token{i}", name)
+    assert listing_queries(1) == listing_queries(4) <= 2  # one event listed, then five
+    store.close()
+
+
 def test_an_event_table_comes_back_after_a_restart_with_its_deals(tmp_path: Path) -> None:
     """The process stops mid-event: a new one restores the table with the étuis still to play (and
     the seats they belong to), and the event ends as it would have."""

@@ -10,8 +10,10 @@ import pytest
 
 from server_harness import Player, create_table, db_url, make_client
 from tarot.bots.advice import advise
+from tarot.bots.heuristic import HeuristicBot
 from tarot.engine import Deal, action_to_dict
 from tarot.engine.phases import Phase
+from tarot.engine.view import View
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -74,13 +76,30 @@ def test_no_hint_where_the_result_counts(tmp_path: Path) -> None:
         assert guest.expect("error")["code"] == "no_hints"
 
 
-def test_the_advice_says_what_it_is() -> None:
-    """Its fields as the page shows them: the move, why, over how many deals, the means."""
-    deal = Deal.new(4, 0, seed="advice")
-    view = deal.view(1)
-    advice = advise(view, seed=1, think=0.05)
+def position(phase: str) -> View:
+    """The first position of ``phase`` with a choice, the club bots playing every seat (a
+    seeded deal where one of them takes, and the seat in play has no poignée to show)."""
+    deal = Deal.new(4, 0, seed="advice-2")
+    while not deal.is_over:
+        seat = deal.turn if deal.turn is not None else deal.taker
+        assert seat is not None
+        view = deal.view(seat)
+        shows = phase == "play" and HeuristicBot(1).poignee(view) is not None
+        if view.phase == phase and len(view.legal) > 1 and not shows:
+            return view
+        deal.apply(HeuristicBot(0).act(view))
+    raise AssertionError(f"no {phase} position in this deal")
+
+
+@pytest.mark.parametrize(("phase", "why", "least"), [("bidding", "bidding", 8), ("play", "search", 4)])
+def test_the_advice_says_what_it_is(phase: str, why: str, least: int) -> None:
+    """Its fields as the page shows them: the move, why, over how many deals, the means (at the
+    bidding and in the card play, each forced)."""
+    view = position(phase)
+    advice = advise(view, seed=1, think=0.2)
     d = advice.to_dict()
     assert set(d) == {"action", "why", "worlds", "mean", "next", "next_mean"}
     assert d["action"] == action_to_dict(advice.action) and advice.action in view.legal
-    if d["why"] == "bidding":  # the best mean first, over the deals it sampled
-        assert d["worlds"] >= 8 and d["next"] is not None and d["mean"] >= d["next_mean"]
+    assert d["why"] == why
+    # the best mean first, over the deals it sampled
+    assert d["worlds"] >= least and d["next"] is not None and d["mean"] >= d["next_mean"]

@@ -96,12 +96,14 @@ def mark_tables(tables: Sequence[TableResult]) -> list[TableMarks]:
 
 @dataclass
 class Standing:
-    """A player's marks; ``percentage`` is R26's ¼ attack + ¾ defence."""
+    """A player's marks; ``percentage`` is R26's ¼ attack + ¾ defence; ``name``: how the player is
+    shown, where ``player`` is an id."""
 
     player: str
     attack: list[float] = field(default_factory=list)
     defence: list[float] = field(default_factory=list)
     rank: int = 0
+    name: str = ""
 
     @property
     def deals(self) -> int:
@@ -112,17 +114,25 @@ class Standing:
         return overall_percentage(self.attack, self.defence)
 
 
-def rank_standings(marked: Iterable[tuple[TableResult, TableMarks]],
-                   order: Callable[[str], Any] = str) -> list[Standing]:
-    """Every player's standing, best percentage first; equal percentages share a rank (listed by
-    ``order`` of the player)."""
+def rank_standings(marked: Iterable[tuple[TableResult, TableMarks]], order: Callable[[str], Any] = str,
+                   ranked: Callable[[str], bool] | None = None, digits: int = 9) -> list[Standing]:
+    """Every player's standing (``assign_ranks``) from the marks of the tables they sat at."""
     standings: dict[str, Standing] = {}
     for table, m in marked:
         for seat, player in enumerate(table.players):
             s = standings.setdefault(player, Standing(player))
             (s.attack if m.attack[seat] else s.defence).append(m.marks[seat])
-    ordered = sorted(standings.values(), key=lambda s: (-round(s.percentage, 9), order(s.player), s.player))
+    return assign_ranks(standings.values(), order, ranked, digits)
+
+
+def assign_ranks(standings: Iterable[Standing], order: Callable[[str], Any] = str,
+                 ranked: Callable[[str], bool] | None = None, digits: int = 9) -> list[Standing]:
+    """The players ``ranked`` says (all if None: a bot or a guest may be marked with the others
+    and ranked nowhere), best percentage first; percentages equal to ``digits`` decimals share a
+    rank (1, 2, 2, 4), listed by ``order`` of the player."""
+    listed = [s for s in standings if ranked is None or ranked(s.player)]
+    ordered = sorted(listed, key=lambda s: (-round(s.percentage, 9), order(s.player), s.player))
     for i, s in enumerate(ordered):
-        same = i and round(s.percentage, 9) == round(ordered[i - 1].percentage, 9)
+        same = i and round(s.percentage, digits) == round(ordered[i - 1].percentage, digits)
         s.rank = ordered[i - 1].rank if same else i + 1
     return ordered

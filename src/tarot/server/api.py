@@ -65,9 +65,18 @@ def invalid(e: RequestValidationError) -> JSONResponse:
     return JSONResponse({"error": f"bad request: {reasons}", "code": "bad_request", "faults": faults}, 422)
 
 
+class Answered(Exception):
+    """A dependency's refusal (``events_api.SignedIn``'s 401): the route answers ``response``."""
+
+    def __init__(self, response: JSONResponse) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
 class _Route(APIRoute):
     """The API's routes: a request that fails validation gets ``invalid``'s answer, one FastAPI
-    cannot even parse (JSON nested too deep) a 400 in the API's shape."""
+    cannot even parse (JSON nested too deep) a 400 in the API's shape, one a dependency refused
+    (``Answered``) the dependency's answer."""
 
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
@@ -77,6 +86,8 @@ class _Route(APIRoute):
                 return await handler(request)
             except RequestValidationError as e:
                 return invalid(e)
+            except Answered as e:
+                return e.response
             except HTTPException as e:
                 if e.status_code != 400:
                     raise

@@ -29,10 +29,10 @@ from .headers import SecurityHeaders
 from .hub import LOBBY_PAGE, Hub
 from .origin import cookie, same_origin
 from .relay import RemoteTable
-from .seating import refuse_competitor
 from .settings import Settings
 from .socket import Socket
 from .store import Store, migrate
+from .table_policy import refuse_competitor
 
 log = logging.getLogger("tarot.server")
 STATIC = Path(__file__).parent / "static"

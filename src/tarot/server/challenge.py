@@ -114,6 +114,13 @@ def entries_of(conn: Connection, day: str, player: str) -> list[Entry]:
     return _entries(conn, ChallengeEntryRow.day == day, ChallengeEntryRow.player_id == player)
 
 
+def entry_of(conn: Connection, day: str, deal: int, player: str) -> Entry | None:
+    """``player``'s entry for deal ``deal`` of ``day``; None if it has not begun it."""
+    found = _entries(conn, ChallengeEntryRow.day == day, ChallengeEntryRow.deal == deal,
+                     ChallengeEntryRow.player_id == player)
+    return found[0] if found else None
+
+
 def results_of_day(conn: Connection, day: str) -> list[Entry]:
     """Every finished deal of the day, by every player."""
     return _entries(conn, ChallengeEntryRow.day == day, ChallengeEntryRow.status == "done")
@@ -126,11 +133,9 @@ def results_of_month(conn: Connection, month: str) -> list[Entry]:
 def begin(conn: Connection, day: str, deal: int, player: str, table_id: str) -> Entry | None:
     """Begin ``player``'s deal at table ``table_id``; None if done: its earlier entry
     otherwise (the unique key refuses a second one begun at the same moment)."""
-    found = conn.execute(select(ChallengeEntryRow.table_id).where(
-        ChallengeEntryRow.day == day, ChallengeEntryRow.deal == deal,
-        ChallengeEntryRow.player_id == player)).first()
+    found = entry_of(conn, day, deal, player)
     if found is not None:
-        return next(e for e in entries_of(conn, day, player) if e.deal == deal)
+        return found
     conn.execute(insert(ChallengeEntryRow).values(day=day, deal=deal, player_id=player, table_id=table_id,
                                                   status="playing", created=time.time()))
     return None

@@ -14,7 +14,7 @@ from . import challenge as ch
 from . import event_results
 from .accounts import Accounts
 from .api import Using, _error, _Route
-from .challenge_ranking import MONTH_MIN_DAYS, day_ranking, month_ranking
+from .challenge_ranking import MONTH_MIN_DAYS, as_dict, day_ranking, month_ranking
 from .challenge_tables import open_today
 
 DAY = r"^\d{4}-\d{2}-\d{2}$"
@@ -33,7 +33,7 @@ def router() -> APIRouter:
         if found is None or day > ch.today():
             return _error(404, "no_challenge", f"no challenge on {day}")
         results = await store.query(ch.results_of_day, day)
-        ranking = [s.to_dict() for s in day_ranking(results, found.deals)]
+        ranking = [as_dict(s) for s in day_ranking(results, found.deals)]
         return found.public() | {"ranking": ranking, "played": len({e.player_id for e in results})}
 
     @api.get("/months/{month}")

@@ -11,29 +11,33 @@ new guest at will, weighs on nobody's mark."""
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
 
-from tarot.engine.duplicate import overall_percentage, rank_marks
+from tarot.engine.duplicate import Standing, assign_ranks, overall_percentage, rank_marks
 
 from .challenge import Entry
 
 MONTH_MIN_DAYS = 3  # complete days an account needs to be ranked in a month
 
 
-def marks(field: Sequence[Entry], extra: Entry | None = None) -> dict[tuple[str, int], float]:
+def marks(field: Sequence[Entry], guests: Iterable[Entry] = ()) -> dict[tuple[str, int], float]:
     """Each entry's mark, by (player, deal), among ``field``'s entries of the same deal
-    (``extra``: a guest's, ranked against them and counted in no one else's)."""
-    by_deal: dict[int, list[Entry]] = defaultdict(list)
-    for e in field:
-        by_deal[e.deal].append(e)
+    (``guests``: guests' entries, each ranked against them and counted in no one else's)."""
+    grouped = by_deal(field)
     out: dict[tuple[str, int], float] = {}
-    for deal, entries in by_deal.items():
+    for deal, entries in grouped.items():
         for e, m in zip(entries, rank_marks([float(e.score or 0) for e in entries]), strict=True):
             out[(e.player_id, deal)] = m
-    if extra is not None:
-        others = [float(e.score or 0) for e in by_deal.get(extra.deal, []) if e.player_id != extra.player_id]
-        out[(extra.player_id, extra.deal)] = rank_marks([float(extra.score or 0), *others])[0]
+    for g in guests:
+        others = [float(e.score or 0) for e in grouped.get(g.deal, []) if e.player_id != g.player_id]
+        out[(g.player_id, g.deal)] = rank_marks([float(g.score or 0), *others])[0]
+    return out
+
+
+def by_deal(entries: Iterable[Entry]) -> dict[int, list[Entry]]:
+    out: dict[int, list[Entry]] = defaultdict(list)
+    for e in entries:
+        out[e.deal].append(e)
     return out
 
 
@@ -43,39 +47,24 @@ def percentage(entries: Iterable[Entry], mark: dict[tuple[str, int], float]) -> 
     return overall_percentage(attack, defence)
 
 
-@dataclass(frozen=True)
-class Standing:
-    rank: int
-    player: str
-    name: str
-    percentage: float
-    deals: int
-    attack: int
-
-    def to_dict(self) -> dict[str, object]:
-        return {"rank": self.rank, "player": self.player, "name": self.name,
-                "percentage": round(self.percentage, 2), "deals": self.deals, "attack": self.attack}
+def as_dict(s: Standing) -> dict[str, object]:
+    return {"rank": s.rank, "player": s.player, "name": s.name, "percentage": round(s.percentage, 2),
+            "deals": s.deals, "attack": len(s.attack)}
 
 
-def _ranked(rows: list[tuple[str, str, float, int, int]]) -> list[Standing]:
-    """Best percentage first; equal percentages share a rank (1, 2, 2, 4)."""
-    rows.sort(key=lambda r: (-round(r[2], 6), r[1].casefold()))
-    out: list[Standing] = []
-    for i, (pid, name, pct, deals, attack) in enumerate(rows):
-        rank = out[-1].rank if out and round(out[-1].percentage, 6) == round(pct, 6) else i + 1
-        out.append(Standing(rank, pid, name, pct, deals, attack))
-    return out
+def _by_name(standings: dict[str, Standing]) -> Callable[[str], str]:
+    return lambda pid: standings[pid].name.casefold()
 
 
 def day_ranking(results: Sequence[Entry], deals: int) -> list[Standing]:
     """The accounts that finished every deal of the day, ranked by percentage."""
     field = [e for e in results if e.account]
     mark = marks(field)
-    by_player: dict[str, list[Entry]] = defaultdict(list)
+    standings: dict[str, Standing] = {}
     for e in field:
-        by_player[e.player_id].append(e)
-    return _ranked([(pid, es[0].name, percentage(es, mark), len(es), sum(e.side == "attack" for e in es))
-                    for pid, es in by_player.items() if len(es) == deals])
+        s = standings.setdefault(e.player_id, Standing(e.player_id, name=e.name))
+        (s.attack if e.side == "attack" else s.defence).append(mark[(e.player_id, e.deal)])
+    return assign_ranks(standings.values(), _by_name(standings), lambda pid: standings[pid].deals == deals)
 
 
 def month_ranking(results: Sequence[Entry], deals: dict[str, int]) -> list[dict[str, object]]:
@@ -84,13 +73,12 @@ def month_ranking(results: Sequence[Entry], deals: dict[str, int]) -> list[dict[
     by_day: dict[str, list[Entry]] = defaultdict(list)
     for e in results:
         by_day[e.day].append(e)
-    days: dict[str, list[float]] = defaultdict(list)
-    names: dict[str, str] = {}
+    standings: dict[str, Standing] = {}
     for day, entries in by_day.items():
-        for s in day_ranking(entries, deals[day]):
-            days[s.player].append(s.percentage)
-            names[s.player] = s.name
-    ranked = _ranked([(pid, names[pid], sum(p) / len(p), len(p), 0)
-                      for pid, p in days.items() if len(p) >= MONTH_MIN_DAYS])
+        for d in day_ranking(entries, deals[day]):
+            # each day's percentage held as a defence mark: with no attack, the percentage is their mean
+            standings.setdefault(d.player, Standing(d.player, name=d.name)).defence.append(d.percentage)
+    ranked = assign_ranks(standings.values(), _by_name(standings),
+                          lambda pid: standings[pid].deals >= MONTH_MIN_DAYS)
     return [{"rank": s.rank, "player": s.player, "name": s.name, "percentage": round(s.percentage, 2),
              "days": s.deals} for s in ranked]

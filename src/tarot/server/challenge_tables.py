@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 
 from . import challenge as ch
 from . import protocol as p
-from .challenge_ranking import day_ranking, marks, percentage
+from .challenge_ranking import as_dict, by_deal, day_ranking, marks, percentage
 from .seats import Seat
 from .table import Table
 
@@ -36,7 +36,10 @@ async def state(hub: Hub, conn: Connection) -> dict[str, Any]:
     mine = {e.deal: e for e in await hub.store.query(ch.entries_of, day.day, conn.player_id)}
     results = await hub.store.query(ch.results_of_day, day.day)
     field = [e for e in results if e.account]
-    mark = marks(field)
+    done = [e for e in mine.values() if e.status == "done"]
+    # the marks once for all the deals (a guest's: where it would stand among the accounts)
+    mark = marks(field, [e for e in done if not e.account])
+    of_deal = by_deal(field)
     deals = []
     for d in day.public()["deals"]:
         e = mine.get(d["deal"])
@@ -44,18 +47,15 @@ async def state(hub: Hub, conn: Connection) -> dict[str, Any]:
         if e is not None and e.status == "playing":
             item["table"] = e.table_id if e.table_id in hub.tables else None
         if e is not None and e.status == "done":
-            if not e.account:  # a guest: where it would stand among the accounts
-                mark |= marks(field, extra=e)
-            others = [o for o in field if o.deal == e.deal and o.player_id != e.player_id]
+            others = [o for o in of_deal.get(e.deal, []) if o.player_id != e.player_id]
             item |= {"score": e.score, "contract": e.contract, "side": e.side, "game": e.game_id,
                      "mark": round(mark[(e.player_id, e.deal)], 2), "compared": len(others),
                      "others": [{"name": o.name, "contract": o.contract, "side": o.side, "score": o.score,
                                  "mark": round(mark[(o.player_id, o.deal)], 2), "game": o.game_id}
                                 for o in sorted(others, key=lambda o: -(o.score or 0))[:TOP]]}
         deals.append(item)
-    done = [e for e in mine.values() if e.status == "done"]
     pct = round(percentage(done, mark), 2) if done else None
-    ranking = [s.to_dict() for s in day_ranking(results, day.deals)[:TOP]]
+    ranking = [as_dict(s) for s in day_ranking(results, day.deals)[:TOP]]
     return {"type": "challenge", "day": day.day, "players": day.players, "bots": ch.BOT, "seat": ch.SEAT,
             "deals": deals, "percentage": pct, "ranking": ranking}
 
@@ -79,7 +79,7 @@ async def play(hub: Hub, conn: Connection, number: int) -> dict[str, Any]:
         row = table.table_row("waiting")
         earlier = await store.write(_begin, store, day.day, number, conn.player_id, row)
     except IntegrityError:  # the same deal asked twice at once (two tabs): the other one's
-        earlier = await store.query(_entry, day.day, number, conn.player_id)
+        earlier = await store.query(ch.entry_of, day.day, number, conn.player_id)
     if earlier is not None:
         if earlier.status == "done":
             return p.error(f"you have played deal {number} of today's challenge", "challenge_played")
@@ -100,7 +100,3 @@ def _begin(conn: Any, store: Any, day: str, number: int, player: str,
     if earlier is None:
         store.save_table(conn, *row)
     return earlier
-
-
-def _entry(conn: Any, day: str, number: int, player: str) -> ch.Entry | None:
-    return next((e for e in ch.entries_of(conn, day, player) if e.deal == number), None)

@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
-from tarot.engine.duplicate import Standing, TableResult, mark_tables, rank_standings
+from tarot.engine.duplicate import TableResult, mark_tables, rank_standings
 
 from . import players
 from .events import BOT_SEAT, get, registered
@@ -64,20 +64,12 @@ def results(conn: Connection, eid: int) -> dict[str, Any]:
              "marks": [round(x, 2) for x in m.marks],
              "sides": ["attack" if a else "defence" for a in m.attack]}
             for r, m in zip(rows, marks, strict=True)]})
-    standings = [s for s in rank_standings(marked, order=lambda pid: names.get(pid, "").casefold())
-                 if not s.player.startswith(BOT_SEAT)]
-    return {"results": deals_out, "ranking": _ranking(standings, names)}
-
-
-def _ranking(standings: list[Standing], names: dict[str, str]) -> list[dict[str, Any]]:
-    """Ranks among the registered players only (a bot's seat is compared, never ranked)."""
-    out: list[dict[str, Any]] = []
-    for i, s in enumerate(standings):
-        same = out and out[-1]["percentage"] == round(s.percentage, 2)
-        out.append({"rank": out[-1]["rank"] if same else i + 1, "player": s.player,
-                    "name": names.get(s.player, ""), "percentage": round(s.percentage, 2), "deals": s.deals,
-                    "attack": len(s.attack)})
-    return out
+    # ranks among the registered players only (a bot's seat is compared, never ranked), ties as shown
+    standings = rank_standings(marked, order=lambda pid: names.get(pid, "").casefold(),
+                               ranked=lambda pid: not pid.startswith(BOT_SEAT), digits=2)
+    return {"results": deals_out, "ranking": [
+        {"rank": s.rank, "player": s.player, "name": names.get(s.player, ""),
+         "percentage": round(s.percentage, 2), "deals": s.deals, "attack": len(s.attack)} for s in standings]}
 
 
 def table_done(conn: Connection, eid: int) -> bool:
@@ -98,8 +90,6 @@ def table_done(conn: Connection, eid: int) -> bool:
         players.save_ratings(conn, list(new), event.players, list(new.values()))
     conn.execute(update(EventRow).where(EventRow.id == eid).values(status="finished", finished=time.time()))
     return True
-
-
 
 
 def in_play(conn: Connection, game_id: int) -> bool:

@@ -68,10 +68,14 @@ class Event:
                 "secret": self.secret if self.status == "finished" else None}
 
 
+def _of_row(row: Any) -> Event:
+    return Event(row.id, row.name, row.organiser, row.players, row.deals, row.starts, row.access, row.bots,
+                 row.imposed_taker, row.status, row.secret)
+
+
 def _event(conn: Connection, eid: int) -> Event | None:
     row = conn.execute(select(EventRow).where(EventRow.id == eid)).first()
-    return None if row is None else Event(row.id, row.name, row.organiser, row.players, row.deals, row.starts,
-                                          row.access, row.bots, row.imposed_taker, row.status, row.secret)
+    return None if row is None else _of_row(row)
 
 
 def get(conn: Connection, eid: int) -> Event:
@@ -140,10 +144,16 @@ def invite(conn: Connection, eid: int, organiser: str, names: list[str]) -> list
 
 def registered(conn: Connection, eid: int) -> list[tuple[str, str]]:
     """The registered players (id, name), by name."""
-    return [(pid, name) for pid, name in conn.execute(
-        select(EventPlayerRow.player_id, PlayerRow.name)
+    return [(pid, name) for _, pid, name in _registered(conn, [eid])]
+
+
+def _registered(conn: Connection, eids: list[int]) -> Any:
+    """The registered players of events ``eids`` (event, id, name), by name: one query."""
+    return conn.execute(
+        select(EventPlayerRow.event_id, EventPlayerRow.player_id, PlayerRow.name)
         .join(PlayerRow, PlayerRow.id == EventPlayerRow.player_id)
-        .where(EventPlayerRow.event_id == eid, EventPlayerRow.registered.is_(True)).order_by(PlayerRow.name))]
+        .where(EventPlayerRow.event_id.in_(eids), EventPlayerRow.registered.is_(True))
+        .order_by(PlayerRow.name))
 
 
 def begin(conn: Connection, eid: int) -> Event | None:
@@ -177,9 +187,17 @@ def due(conn: Connection, now: float) -> list[int]:
 
 def listing(conn: Connection, since: float) -> list[dict[str, Any]]:
     """The events to come or under way, and those that ended since ``since``; soonest first."""
-    ids = conn.execute(select(EventRow.id).where(EventRow.status.in_(("registering", "playing"))
-                                                 | (EventRow.finished >= since)).order_by(EventRow.starts))
-    return [summary(conn, get(conn, eid)) for (eid,) in ids]
+    # two queries whatever the number of events: the events with their organisers' names, then
+    # all their registrations (``summary``'s, event by event, would be three queries each)
+    rows = conn.execute(select(EventRow, PlayerRow.name.label("organiser_name"))
+                        .outerjoin(PlayerRow, PlayerRow.id == EventRow.organiser)
+                        .where(EventRow.status.in_(("registering", "playing")) | (EventRow.finished >= since))
+                        .order_by(EventRow.starts)).all()
+    names: dict[int, list[str]] = {row.id: [] for row in rows}
+    if names:
+        for eid, _, name in _registered(conn, list(names)):
+            names[eid].append(name)
+    return [_of_row(row).public(row.organiser_name or "") | {"registered": names[row.id]} for row in rows]
 
 
 def summary(conn: Connection, event: Event) -> dict[str, Any]:

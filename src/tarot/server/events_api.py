@@ -8,13 +8,13 @@ import datetime as dt
 import time
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Cookie, Path, Request
+from fastapi import APIRouter, Cookie, Depends, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from . import event_results, event_tables, events
 from .accounts import Account
-from .api import Using, _error, _Route
+from .api import Answered, Using, _error, _Route
 from .game import etui
 
 EventId = Annotated[int, Path(ge=1, le=2**31 - 1)]
@@ -51,18 +51,21 @@ def _refused(e: events.EventError) -> JSONResponse:
     return _error(e.status, e.code, e.reason)
 
 
+async def _signed_in(accounts: Using, tarot_session: Session = None) -> Account:
+    account = await accounts.by_session(tarot_session)
+    if account is None:
+        raise Answered(_error(401, "signed_out", "sign in to do this"))
+    return account
+
+
+SignedIn = Annotated[Account, Depends(_signed_in)]  # a write's account, else 401 before anything else
+
+
 def router() -> APIRouter:
     api = APIRouter(prefix="/api/events", route_class=_Route)
 
-    async def signed_in(accounts: Any, session: str | None) -> Account | JSONResponse:
-        account = await accounts.by_session(session)
-        return account if account is not None else _error(401, "signed_out", "sign in to do this")
-
     @api.post("", status_code=201)
-    async def create(body: NewEvent, accounts: Using, tarot_session: Session = None) -> Any:
-        account = await signed_in(accounts, tarot_session)
-        if isinstance(account, JSONResponse):
-            return account
+    async def create(body: NewEvent, accounts: Using, account: SignedIn) -> Any:
         starts = body.starts.timestamp()
         if not time.time() - 60 <= starts <= time.time() + LATEST_START:
             return _error(422, "bad_start", "an event starts between now and two months from now")
@@ -85,17 +88,14 @@ def router() -> APIRouter:
             return _refused(e)
 
     @api.post("/{eid}/registration")
-    async def register(eid: EventId, accounts: Using, tarot_session: Session = None) -> Any:
-        return await _registration(accounts, eid, tarot_session, True)
+    async def register(eid: EventId, accounts: Using, account: SignedIn) -> Any:
+        return await _registration(accounts, eid, account, True)
 
     @api.delete("/{eid}/registration")
-    async def unregister(eid: EventId, accounts: Using, tarot_session: Session = None) -> Any:
-        return await _registration(accounts, eid, tarot_session, False)
+    async def unregister(eid: EventId, accounts: Using, account: SignedIn) -> Any:
+        return await _registration(accounts, eid, account, False)
 
-    async def _registration(accounts: Any, eid: int, session: str | None, on: bool) -> Any:
-        account = await signed_in(accounts, session)
-        if isinstance(account, JSONResponse):
-            return account
+    async def _registration(accounts: Any, eid: int, account: Account, on: bool) -> Any:
         try:
             await accounts.store.write(events.register, eid, account.id, on)
         except events.EventError as e:
@@ -103,10 +103,7 @@ def router() -> APIRouter:
         return await accounts.store.query(_page, eid, account.id)
 
     @api.post("/{eid}/invitations")
-    async def invite(eid: EventId, body: Invitations, accounts: Using, tarot_session: Session = None) -> Any:
-        account = await signed_in(accounts, tarot_session)
-        if isinstance(account, JSONResponse):
-            return account
+    async def invite(eid: EventId, body: Invitations, accounts: Using, account: SignedIn) -> Any:
         try:
             unknown = await accounts.store.write(events.invite, eid, account.id, body.names)
         except events.EventError as e:
@@ -114,11 +111,8 @@ def router() -> APIRouter:
         return {"unknown": unknown}
 
     @api.post("/{eid}/start")
-    async def start(eid: EventId, request: Request, accounts: Using, tarot_session: Session = None) -> Any:
+    async def start(eid: EventId, request: Request, accounts: Using, account: SignedIn) -> Any:
         """The organiser starts its event now (else it starts at its time)."""
-        account = await signed_in(accounts, tarot_session)
-        if isinstance(account, JSONResponse):
-            return account
         try:
             event = await accounts.store.query(events.get, eid)
             if event.organiser != account.id:

@@ -10,6 +10,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from . import protocol as p
+from . import table_policy
 from .seats import Client
 
 if TYPE_CHECKING:
@@ -27,8 +28,9 @@ class Hints:
         seat = t.seat_of(client)
         if seat is None:
             return p.error("you do not sit at this table", "not_seated")
-        if t.options.competitive or t.imposed is not None:
-            return p.error("hints are for practice tables only", "no_hints")
+        refused = table_policy.refusal(t, p.Hint)
+        if refused is not None:
+            return refused
         deal = t.deal()
         if deal is None:
             return p.error("no deal is being played", "no_deal")

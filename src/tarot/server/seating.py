@@ -6,31 +6,14 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from . import players
 from . import protocol as p
 from .seats import Client, Seat
-from .settings import TableServices
+from .table_policy import refuse_competitor, refuse_options
 
 if TYPE_CHECKING:
     from .table import Table
-
-
-async def refuse_competitor(services: TableServices, options: p.TableOptions,
-                            client: Client) -> dict[str, Any] | None:
-    """The error that keeps ``client`` from a seat at a competitive table (a guest, or too few
-    chips for the stake), or None."""
-    if not options.competitive:
-        return None
-    if not client.account:
-        return p.error("only signed-in players sit at a competitive table", "account_only")
-    if options.stake:
-        row = await services.store.query(players.by_id, client.player_id)
-        if row is None or row.chips < options.stake:
-            return p.error(f"the stake is {options.stake} chips: you have {0 if row is None else row.chips}",
-                           "not_enough_chips", stake=options.stake)
-    return None
 
 
 def new_invite() -> str:
@@ -238,9 +221,9 @@ class Seating:
         t = self.table
         if not self._host_between_games(client):
             return
-        if msg.options.competitive and any(s.person and not s.account for s in t.seats):
-            client.send(p.error("only signed-in players sit at a competitive table: a guest is seated",
-                                "account_only"))
+        refused = refuse_options(msg.options, t.seats)
+        if refused is not None:
+            client.send(refused)
             return
         n = msg.options.players
         if n < len(t.seats):

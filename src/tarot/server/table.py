@@ -26,6 +26,7 @@ from typing import Any
 from tarot.engine import Deal
 
 from . import protocol as p
+from . import table_policy
 from .autoplay import Auto, Autoplay
 from .cancelvote import CancelVoting
 from .chat import Room
@@ -64,9 +65,6 @@ class Resume:
     or after the store refused it) ends it, then starts its next deal or ends the game; a pause
     between two deals whose time is up ends (``Intermission``); for any other table, nothing."""
 
-
-# What a duplicate table refuses (a challenge's, an event's): its seats, options and game are fixed.
-FIXED_AT_DUPLICATE = (p.AddBot, p.RemoveBot, p.SetOptions, p.NewGame, p.CancelGame, p.InviteFriend)
 
 TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
                 | p.Act | p.Ping | p.CancelGame | p.CancelVote | p.Chat | p.RemoveSpectator | p.InviteFriend
@@ -235,9 +233,10 @@ class Table:
                 case _:  # Arm: nothing to handle; ``run`` then waits for the new deadline
                     pass
             return
-        if self.imposed is not None and isinstance(message, FIXED_AT_DUPLICATE):
-            client.send(p.error("a duplicate table (a challenge's, an event's) plays its deals as they are: "
-                                "seats, options and game cannot change", "challenge_table"))
+        # what the table's kind refuses (a hint's refusal waits for its seat's: ``Hints.refusal``)
+        refused = None if isinstance(message, p.Hint) else table_policy.refusal(self, type(message))
+        if refused is not None:
+            client.send(refused)
             return
         match message:
             case Gone():
