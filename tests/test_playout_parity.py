@@ -109,3 +109,18 @@ def test_tarot_native_chooses_the_board(env: str, expected: str) -> None:
     out = subprocess.run([sys.executable, "-c", code], env={**os.environ, "TAROT_NATIVE": env},
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == expected
+
+
+def test_the_search_chooses_alike_with_either_board(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Same seed and counts: the same means, whichever board plays (the kernel changes speed only)."""
+    from tarot.bots import search
+
+    for players in (3, 5):
+        for deal in positions(players, 4)[1::9]:
+            view = deal.view(deal.turn)  # type: ignore[arg-type]
+            legal = deal.legal_mask()
+            native_means = search.SearchBot(seed=2, playouts=200).card_means(view, knowledge_of(view), legal)
+            monkeypatch.setattr(search, "Board", PureBoard)
+            pure_means = search.SearchBot(seed=2, playouts=200).card_means(view, knowledge_of(view), legal)
+            monkeypatch.undo()
+            assert native_means == pure_means

@@ -60,12 +60,19 @@ def score_of(packed: int, players: int, taker: int, contract: Contract, partner:
     ).scores
 
 
-def scores(deal: Deal, packed: int, correction: float = 0.0) -> tuple[int, ...]:
-    """``score_of`` with ``deal``'s contract, taker, partner, poignées and announce."""
+ScoreArgs = tuple[int, int, Contract, int | None, tuple[int, ...], bool]
+
+
+def score_args(deal: Deal) -> ScoreArgs:
+    """What ``score_of`` needs of ``deal`` besides the outcome (fixed once the play starts)."""
     assert deal.taker is not None and deal.contract is not None
     poignees = tuple(sorted(m.bit_count() for m in deal.poignees.values()))
-    return score_of(packed, deal.players, deal.taker, deal.contract, deal.partner, poignees,
-                    deal.chelem_announced, correction)
+    return deal.players, deal.taker, deal.contract, deal.partner, poignees, deal.chelem_announced
+
+
+def scores(deal: Deal, packed: int, correction: float = 0.0) -> tuple[int, ...]:
+    """``score_of`` for ``deal``'s contract, taker, partner, poignées and announce."""
+    return score_of(packed, *score_args(deal), correction)
 
 
 class PureBoard:
