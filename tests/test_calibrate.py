@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tarot.bots.bidding import BidCosts
 from tarot.bots.calibrate import costs
-from tarot.bots.search import SearchBot
+from tarot.bots.search import SHARE, SearchBot
 from tarot.engine import Deal, Phase
 
 
@@ -14,14 +14,15 @@ def test_think_time_becomes_counts_measured_once() -> None:
     assert costs() is measured  # once per process
     assert measured.playout_seconds > 0 and measured.world > 0 and measured.hand > 0 and measured.deal > 0
     bot = SearchBot(seed=1, think=0.2)
-    assert bot.playouts == int(0.2 / measured.playout_seconds)
+    assert bot.playouts == int(SHARE * 0.2 / measured.playout_seconds)
+    assert bot.bid_budget == SHARE * 0.2 / measured.bid_unit_seconds
     assert bot.world_cost == measured.world
     assert bot.bid_costs == BidCosts(measured.hand, measured.deal)
 
 
 def test_a_given_count_keeps_the_meaning_it_had() -> None:
     bot = SearchBot(seed=1, playouts=60, think=30)
-    assert (bot.playouts, bot.world_cost, bot.bid_costs) == (60, 0.0, BidCosts())
+    assert (bot.playouts, bot.bid_budget, bot.world_cost, bot.bid_costs) == (60, 60.0, 0.0, BidCosts())
 
 
 def test_same_seed_and_counts_same_choices() -> None:

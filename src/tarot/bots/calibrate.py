@@ -12,29 +12,32 @@ on its seed and those counts only.
 from __future__ import annotations
 
 import random
+import statistics
 import time
 from dataclasses import dataclass
 from functools import cache
 
-from tarot.engine import Deal, Phase, View, variant
+from tarot.engine import Deal, Phase, Play, View, variant
 
-from .bidding import _WorldScores, bid_evidence, candidate_bids
+from .bidding import BidCosts, _WorldScores, bid_evidence, candidate_bids, estimate_bids
 from .heuristic import HeuristicBot
 from .knowledge import knowledge_of
 from .playout import Board, score_args, score_of
-from .sampler import sample_before_play, sample_world
+from .sampler import draw_world, sample_before_play
 
-SECONDS = 0.1  # spent on each measurement
+SECONDS = 0.04  # spent on each round of a measurement
+ROUNDS = 3
 SEEDS = (1, 2, 7, 11)  # 4-player deals the heuristic plays (a bid is made): their openings are measured
 CARDS_IN = (1, 4)  # card-play views after this many cards
 
 
 @dataclass(frozen=True)
 class Costs:
-    playout_seconds: float
-    world: float  # in playouts, as the three below
+    playout_seconds: float  # a unit of the card search's budget (a playout and its share)
+    world: float  # in playouts, as the two below
     hand: float
     deal: float
+    bid_unit_seconds: float  # a unit of the bidding's budget
 
 
 def _views(seed: int) -> tuple[list[View], list[View]]:
@@ -59,7 +62,7 @@ def _views(seed: int) -> tuple[list[View], list[View]]:
 
 
 def _card_costs(plays: list[View]) -> tuple[float, float]:
-    """(seconds a playout, seconds a world) of the card search."""
+    """(seconds a playout, seconds a world drawn) of the card search."""
     rng = random.Random(1)
     world_s = playout_s = 0.0
     worlds = playouts = 0
@@ -67,7 +70,7 @@ def _card_costs(plays: list[View]) -> tuple[float, float]:
         for view in plays:
             k = knowledge_of(view)
             start = time.perf_counter()
-            world = sample_world(view, k, rng)
+            world, draws = draw_world(view, k, rng)
             if world is None:
                 continue
             board = Board(world)
@@ -80,7 +83,7 @@ def _card_costs(plays: list[View]) -> tuple[float, float]:
                     playouts += 1
             world_s += middle - start
             playout_s += time.perf_counter() - middle
-            worlds += 1
+            worlds += draws
     return playout_s / playouts, world_s / worlds
 
 
@@ -110,13 +113,40 @@ def _bid_costs(bids: list[View]) -> tuple[float, float]:
 
 @cache
 def costs() -> Costs:
-    """The costs on this machine, now (measured at the first call: some 0.2 s)."""
+    """The costs on this machine, now (measured at the first call: some 0.3 s)."""
     bids: list[View] = []
     plays: list[View] = []
     for seed in SEEDS:
         b, p = _views(seed)
         bids += b
         plays += p
-    playout, world = _card_costs(plays)
-    hand, deal = _bid_costs(bids)
-    return Costs(playout, world / playout, hand / playout, deal / playout)
+    # medians of short rounds: another process busy for a moment skews one round only
+    cards = [_card_costs(plays) for _ in range(ROUNDS)]
+    bidding = [_bid_costs(bids) for _ in range(ROUNDS)]
+    playout, world = (statistics.median(c[i] for c in cards) for i in range(2))
+    hand, deal = (statistics.median(b[i] for b in bidding) for i in range(2))
+    parts = Costs(playout, world / playout, hand / playout, deal / playout, playout)
+    # Then the seconds a budget unit takes in whole searches on fresh views (new outcomes to
+    # score, refused draws): the parts alone come out too cheap.
+    card_s = statistics.median(_search_seconds(parts, plays[i::ROUNDS], False) for i in range(ROUNDS))
+    bid_s = statistics.median(_search_seconds(parts, bids[i::ROUNDS], True) for i in range(ROUNDS))
+    return Costs(card_s, parts.world, parts.hand, parts.deal, bid_s)
+
+
+def _search_seconds(parts: Costs, views: list[View], bidding: bool) -> float:
+    """Seconds a budget unit of ``parts`` takes in searches on ``views``."""
+    from .search import SearchBot  # the search imports this module when it needs its costs
+
+    score_of.cache_clear()
+    units = SECONDS / parts.playout_seconds / len(views)
+    bot = SearchBot(seed=3, playouts=int(units), think=60.0)
+    bot.world_cost = parts.world
+    bot.bid_costs = BidCosts(parts.hand, parts.deal)
+    start = time.perf_counter()
+    for view in views:
+        if bidding:
+            estimate_bids(view, bot.rng, units, start + 60.0, bot.bid_costs)
+        else:
+            legal = sum(1 << int(a.card) for a in view.legal if isinstance(a, Play))
+            bot.card_means(view, knowledge_of(view), legal)
+    return (time.perf_counter() - start) / (units * len(views))

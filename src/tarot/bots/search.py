@@ -13,12 +13,12 @@ Each world's playouts run on a ``playout.Board``: the native kernel when it was 
 pure-Python reference; both play the same cards, so the choices do not depend on which.
 
 Budget: ``think`` seconds per decision (default 0.5), turned into a count of playouts by
-``calibrate.costs``, measured once per process, which also says what a sampled world, a hand
-drawn and a whole deal cost in playouts (with the native kernel a world costs dozens). So a seed
-and those counts give the same choices however busy the machine is. ``playouts=`` sets the count
-directly, with the pure path's costs (a world costs nothing extra: the meaning before the
-kernel). The wall clock cuts a search short only past ``GUARD`` times ``think``: a machine much
-slower than at the calibration.
+``calibrate.costs``, measured once per process (``SHARE`` of it: positions vary), which also
+says what a sampled world, a hand drawn and a whole deal cost in playouts (with the native
+kernel a world costs dozens). So a seed and those counts give the same choices however busy
+the machine is. ``playouts=`` sets the count directly, with the pure path's costs (a world costs
+nothing extra: the meaning before the kernel). The wall clock cuts a search short only past
+``GUARD`` times ``think``: a machine much slower than at the calibration.
 """
 
 from __future__ import annotations
@@ -32,9 +32,10 @@ from .bidding import BidCosts, choose_bid
 from .heuristic import HeuristicBot
 from .knowledge import Knowledge
 from .playout import Board, score_args, score_of
-from .sampler import sample_world
+from .sampler import draw_world
 
 GUARD = 3.0  # the wall clock stops a search only after this many times its think time
+SHARE = 0.6  # of the think time the calibrated counts aim at: positions differ from the measured
 MIN_WORLDS = 4  # below this many consistent worlds, trust the heuristic instead
 
 
@@ -50,18 +51,20 @@ class SearchBot(HeuristicBot):
             raise ValueError("think must be a positive number of seconds")
         self.think = think
         self.playouts = playouts if playouts is not None else 1
+        self.bid_budget = float(self.playouts)
         self.world_cost = 0.0  # in playouts
         self.bid_costs = BidCosts()
         if playouts is None:
             from .calibrate import costs  # measures the search's parts: imports this module
 
             measured = costs()
-            self.playouts = max(1, int(think / measured.playout_seconds))
+            self.playouts = max(1, int(SHARE * think / measured.playout_seconds))
+            self.bid_budget = max(1.0, SHARE * think / measured.bid_unit_seconds)
             self.world_cost = measured.world
             self.bid_costs = BidCosts(measured.hand, measured.deal)
 
     def bid(self, view: View) -> Bid:
-        choice = choose_bid(view, self.rng, self.playouts, time.perf_counter() + GUARD * self.think,
+        choice = choose_bid(view, self.rng, self.bid_budget, time.perf_counter() + GUARD * self.think,
                             self.bid_costs)
         return choice if choice is not None else super().bid(view)
 
@@ -87,7 +90,8 @@ class SearchBot(HeuristicBot):
         worlds = 0
         failures = 0
         while budget > 0 and time.perf_counter() < deadline and failures < 3:
-            world = sample_world(view, k, rng)
+            world, draws = draw_world(view, k, rng)
+            budget -= draws * self.world_cost  # refused draws cost as much as the kept one
             if world is None:
                 failures += 1
                 continue
@@ -96,5 +100,5 @@ class SearchBot(HeuristicBot):
             args = score_args(world)
             for c in cards:
                 totals[c] += score_of(board.after(c), *args)[seat]
-            budget -= len(cards) + self.world_cost
+            budget -= len(cards)
         return {c: t / max(worlds, 1) for c, t in totals.items()}, worlds
