@@ -1,5 +1,6 @@
-"""The optional native core (``tarot.engine._core``, Cython): built when a compiler and Cython are
-there, else the package installs pure Python (the engine falls back to ``engine/core.py``)."""
+"""The optional native extensions, in Cython: the engine's core (``tarot.engine._core``) and the
+search bot's playout kernel (``tarot.bots._playout``). Built when a compiler and Cython are there,
+else the package installs pure Python (``engine/core.py`` and ``bots/rollout.py`` serve)."""
 
 from __future__ import annotations
 
@@ -32,14 +33,14 @@ class OptionalBuildExt(build_ext):
 
     @staticmethod
     def _skip(error: Exception) -> None:
-        print(f"WARNING: the native core was not built ({error}); the engine runs in pure Python",
+        print(f"WARNING: a native extension was not built ({error}); its pure-Python twin serves",
               file=sys.stderr)
 
 
 ext_modules = []
 if cythonize is not None:
     ext_modules = cythonize(
-        ["src/tarot/engine/_core.pyx"], quiet=True,
+        ["src/tarot/engine/_core.pyx", "src/tarot/bots/_playout.pyx"], quiet=True,
         compiler_directives={"language_level": "3"},
     )
 

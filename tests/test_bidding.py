@@ -243,7 +243,7 @@ def test_the_search_bot_bids_by_simulation(monkeypatch: pytest.MonkeyPatch) -> N
 
     seen: list[object] = []
 
-    def spy(view: View, rng: random.Random, budget: float, deadline: float) -> Bid:
+    def spy(view: View, rng: random.Random, budget: float, deadline: float, costs: object) -> Bid:
         seen.append(view)
         return Bid(view.seat, Contract.GARDE_SANS)
 
@@ -255,13 +255,14 @@ def test_the_search_bot_bids_by_simulation(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_the_bid_stops_at_the_deadline() -> None:
-    from tarot.bots.search import SearchBot
+    from tarot.bots.search import GUARD, SearchBot
 
     view = deal_with_hand(4, STRONG).view(0)
     bot = SearchBot(seed=0, think=0.05, playouts=10**9)
     start = time.perf_counter()
     action = bot.act(view)
-    assert time.perf_counter() - start < 0.05 + 0.1  # a world (a few playouts) past the deadline at most
+    # the wall clock guards at GUARD times the think time; a world (a few playouts) past it at most
+    assert time.perf_counter() - start < GUARD * 0.05 + 0.1
     assert action in view.legal
 
 

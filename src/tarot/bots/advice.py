@@ -46,7 +46,8 @@ def advise(view: View, seed: int, think: float) -> Advice:
         return Advice(view.legal[0], "only")
     expert = SearchBot(seed, think=think)
     if view.phase == "bidding":
-        est = estimate_bids(view, expert.rng, expert.playouts, time.perf_counter() + think)
+        est = estimate_bids(view, expert.rng, expert.bid_budget, time.perf_counter() + think,
+                            expert.bid_costs)
         if est.worlds >= MIN_BID_WORLDS:
             best = est.best()
             second = _runner_up(est.means, best)

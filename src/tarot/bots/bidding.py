@@ -21,9 +21,10 @@ used instead.
 
 The outcome of a world depends only on the contract and the taker (the call, écart and play
 are deterministic), so each (taker, contract) is played once per world, whichever bids lead to
-it. Budget: as the card search's, in its playouts (``search.PLAYOUTS_PER_SECOND``): a whole
-deal counts ``DEAL_PLAYOUT_COST`` of them, a sampled hand ``1 / HANDS_PER_PLAYOUT``; and the
-search never goes on past the deadline.
+it. Budget: in units of the card search's playouts with the pure path: a whole deal counts
+``DEAL_PLAYOUT_COST`` of them, a sampled hand ``1 / HANDS_PER_PLAYOUT`` (``calibrate.rates``
+measures how many units a second this machine does); and the search never goes on past the
+deadline.
 """
 
 from __future__ import annotations
@@ -32,11 +33,12 @@ import random
 import time
 from dataclasses import dataclass
 
-from tarot.engine import Bid, Contract, Deal, View, score_deal
+from tarot.engine import Bid, Contract, Deal, View
 from tarot.engine.rules import variant
 
 from .evaluation import contract_for, hand_points
-from .rollout import play_out, start_play
+from .playout import Board, score_args, score_of
+from .rollout import start_play
 from .sampler import HandTest, sample_before_play
 
 # Measured on the development machine: a whole deal with its écart takes about twice the time of
@@ -113,10 +115,21 @@ class BidEstimates:
         return max(order, key=lambda bid: (self.means[bid], -order.index(bid)))
 
 
-def estimate_bids(view: View, rng: random.Random, budget: float, deadline: float) -> BidEstimates:
+@dataclass(frozen=True)
+class BidCosts:
+    """What the bidding's work costs in the budget's units (mid-deal playouts of the card
+    search): a drawn hand, a whole deal played out. The defaults are the pure path's, measured
+    on the development machine; ``calibrate`` measures them for the playout kernel in use."""
+
+    hand: float = 1 / HANDS_PER_PLAYOUT
+    deal: float = DEAL_PLAYOUT_COST
+
+
+def estimate_bids(view: View, rng: random.Random, budget: float, deadline: float,
+                  costs: BidCosts = BidCosts()) -> BidEstimates:  # frozen: shared safely
     """Score every legal bid of the seat in the same sampled worlds until ``budget`` (in
-    mid-deal playouts of the card search) is spent or ``deadline`` (``time.perf_counter``) is
-    reached."""
+    mid-deal playouts of the card search, at ``costs``) is spent or ``deadline``
+    (``time.perf_counter``) is reached."""
     candidates = candidate_bids(view)
     tests = bid_evidence(view)
     rules = variant(view.players)
@@ -125,7 +138,7 @@ def estimate_bids(view: View, rng: random.Random, budget: float, deadline: float
     failures = 0
     while budget > 0 and time.perf_counter() < deadline and failures < 3:
         dealt, drawn = sample_before_play(view, rng, tests, DRAWS_PER_WORLD)
-        budget -= drawn / HANDS_PER_PLAYOUT
+        budget -= drawn * costs.hand
         if dealt is None:
             failures += 1
             continue
@@ -134,18 +147,19 @@ def estimate_bids(view: View, rng: random.Random, budget: float, deadline: float
         scores = _WorldScores(world, view, dealt)
         for bid in candidates:
             totals[bid] += scores.of(bid)
-        budget -= DEAL_PLAYOUT_COST * scores.playouts
+        budget -= costs.deal * scores.playouts
         worlds += 1
     return BidEstimates({bid: total / max(worlds, 1) for bid, total in totals.items()}, worlds)
 
 
-def choose_bid(view: View, rng: random.Random, budget: float, deadline: float) -> Bid | None:
+def choose_bid(view: View, rng: random.Random, budget: float, deadline: float,
+               costs: BidCosts = BidCosts()) -> Bid | None:  # frozen: shared safely
     """The bid with the best mean score over the sampled worlds, or None when fewer than
     ``MIN_WORLDS`` consistent worlds were found (the caller then bids by the heuristic)."""
     candidates = candidate_bids(view)
     if len(candidates) == 1:
         return Bid(view.seat, candidates[0])
-    estimates = estimate_bids(view, rng, budget, deadline)
+    estimates = estimate_bids(view, rng, budget, deadline, costs)
     if estimates.worlds < MIN_WORLDS:
         return None
     return Bid(view.seat, estimates.best())
@@ -170,22 +184,9 @@ class _WorldScores:
             return 0  # everyone passed: the deal is annulled
         key = (taker, contract)
         if key not in self.played:
+            # the seat's score, the attack's card points corrected (ATTACK_CORRECTION)
             deal = start_play(self.world, taker, contract)
-            play_out(deal)
-            self.played[key] = _score(deal, self.view.seat)
+            packed = Board(deal).play_out()
+            scores = score_of(packed, *score_args(deal), ATTACK_CORRECTION[deal.players])
+            self.played[key] = scores[self.view.seat]
         return self.played[key]
-
-
-def _score(deal: Deal, seat: int) -> int:
-    """The seat's score in a played-out deal, with the attack's points corrected
-    (``ATTACK_CORRECTION``)."""
-    counted = deal.count()
-    assert deal.taker is not None and deal.contract is not None
-    score = score_deal(
-        players=deal.players, taker=deal.taker, contract=deal.contract, oudlers=counted.oudlers,
-        points=min(91.0, counted.points + ATTACK_CORRECTION[deal.players]), partner=deal.partner,
-        petit_au_bout=counted.petit_au_bout,
-        poignees=[p for m in deal.poignees.values() if (p := deal.variant.poignee_size(m.bit_count()))],
-        chelem_announced=deal.chelem_announced, chelem=counted.chelem,
-    )
-    return score.scores[seat]

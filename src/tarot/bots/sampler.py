@@ -116,15 +116,21 @@ def rebuild(view: View, k: Knowledge, hidden: list[int]) -> Deal:
 
 def sample_world(view: View, k: Knowledge, rng: random.Random, attempts: int = ATTEMPTS) -> Deal | None:
     """A consistent world at the view's position, or None when ``attempts`` draws all fail."""
-    for _ in range(attempts):
+    return draw_world(view, k, rng, attempts)[0]
+
+
+def draw_world(view: View, k: Knowledge, rng: random.Random,
+               attempts: int = ATTEMPTS) -> tuple[Deal | None, int]:
+    """``sample_world`` and the number of draws it took (what the search's budget charges)."""
+    for draws in range(1, attempts + 1):
         hidden = deal_hidden(k, view.hand_sizes, rng)
         if hidden is None:
             continue
         try:
-            return rebuild(view, k, hidden)
+            return rebuild(view, k, hidden), draws
         except (IllegalAction, ValueError):
             continue
-    return None
+    return None, attempts
 
 
 HandTest = Callable[[int], bool]

@@ -9,10 +9,16 @@ Bids are chosen by simulation too (``bidding``): each legal bid is scored by pla
 whole deals out under the contract it leads to. The call, the écart, the chelem and poignées come
 from the heuristic bot.
 
-Budget: ``think`` seconds per decision (default 0.5). So that the same seed gives the same
-choices, the budget is counted in work (playouts), at ``PLAYOUTS_PER_SECOND`` measured on the
-development machine; the wall clock only cuts a search short on a slower or loaded machine.
-``playouts=`` sets the work budget directly.
+Each world's playouts run on a ``playout.Board``: the native kernel when it was built, else the
+pure-Python reference; both play the same cards, so the choices do not depend on which.
+
+Budget: ``think`` seconds per decision (default 0.5), turned into a count of playouts by
+``calibrate.costs``, measured once per process (``SHARE`` of it: positions vary), which also
+says what a sampled world, a hand drawn and a whole deal cost in playouts (with the native
+kernel a world costs dozens). So a seed and those counts give the same choices however busy
+the machine is. ``playouts=`` sets the count directly, with the pure path's costs (a world costs
+nothing extra: the meaning before the kernel). The wall clock cuts a search short only past
+``GUARD`` times ``think``: a machine much slower than at the calibration.
 """
 
 from __future__ import annotations
@@ -20,16 +26,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tarot.engine import CARDS, Bid, View
+from tarot.engine import Bid, View
 
-from .bidding import choose_bid
+from .bidding import BidCosts, choose_bid
 from .heuristic import HeuristicBot
 from .knowledge import Knowledge
-from .rollout import play_out
-from .sampler import sample_world
+from .playout import Board, score_args, score_of
+from .sampler import draw_world
 
-# One core of the 2-core development machine, mid-deal playouts plus their share of sampling.
-PLAYOUTS_PER_SECOND = 5000
+GUARD = 3.0  # the wall clock stops a search only after this many times its think time
+SHARE = 0.6  # of the think time the calibrated counts aim at: positions differ from the measured
 MIN_WORLDS = 4  # below this many consistent worlds, trust the heuristic instead
 
 
@@ -44,10 +50,22 @@ class SearchBot(HeuristicBot):
         if think <= 0:
             raise ValueError("think must be a positive number of seconds")
         self.think = think
-        self.playouts = playouts if playouts is not None else max(1, int(think * PLAYOUTS_PER_SECOND))
+        self.playouts = playouts if playouts is not None else 1
+        self.bid_budget = float(self.playouts)
+        self.world_cost = 0.0  # in playouts
+        self.bid_costs = BidCosts()
+        if playouts is None:
+            from .calibrate import costs  # measures the search's parts: imports this module
+
+            measured = costs()
+            self.playouts = max(1, int(SHARE * think / measured.playout_seconds))
+            self.bid_budget = max(1.0, SHARE * think / measured.bid_unit_seconds)
+            self.world_cost = measured.world
+            self.bid_costs = BidCosts(measured.hand, measured.deal)
 
     def bid(self, view: View) -> Bid:
-        choice = choose_bid(view, self.rng, self.playouts, time.perf_counter() + self.think)
+        choice = choose_bid(view, self.rng, self.bid_budget, time.perf_counter() + GUARD * self.think,
+                            self.bid_costs)
         return choice if choice is not None else super().bid(view)
 
     def card(self, view: View, k: Knowledge, legal: int) -> int:
@@ -66,22 +84,21 @@ class SearchBot(HeuristicBot):
         cards = [c for c in range(78) if legal >> c & 1]
         seat = view.seat
         totals = dict.fromkeys(cards, 0.0)
-        deadline = time.perf_counter() + self.think
-        budget = self.playouts
+        deadline = time.perf_counter() + GUARD * self.think
+        budget: float = self.playouts
         rng = self.rng
         worlds = 0
         failures = 0
         while budget > 0 and time.perf_counter() < deadline and failures < 3:
-            world = sample_world(view, k, rng)
+            world, draws = draw_world(view, k, rng)
+            budget -= draws * self.world_cost  # refused draws cost as much as the kept one
             if world is None:
                 failures += 1
                 continue
             worlds += 1
+            board = Board(world)
+            args = score_args(world)
             for c in cards:
-                trial = world.copy()
-                trial.play(CARDS[c])
-                play_out(trial)
-                scores = trial.result().scores
-                totals[c] += scores[seat] if scores else 0
+                totals[c] += score_of(board.after(c), *args)[seat]
             budget -= len(cards)
         return {c: t / max(worlds, 1) for c, t in totals.items()}, worlds

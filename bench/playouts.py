@@ -1,0 +1,153 @@
+"""The search bot's playouts per second, and its decision time at the default budget (issue 19).
+
+    python bench/playouts.py                       # 4 players
+    python bench/playouts.py --players 5 --worlds 400 --rounds 5 --deals 3
+
+On the same sampled worlds (positions of deals the heuristic plays, each seat's view sampled
+once), every legal card then a playout, in one run and in alternate rounds (medians):
+
+- ``today``: the search's loop before the kernel (main's): copy the ``Deal``, play the card,
+  ``rollout.play_out``, ``result()``;
+- ``pure``: ``playout.PureBoard`` (the reference: the same, scored through ``playout.score_of``);
+- ``native``: the Cython kernel ``_playout.Board``, when it is built.
+
+Then what ``calibrate.costs`` measures (a world's cost in playouts included), and the
+search bot's decision times (bids and cards with a choice) over ``--deals`` deals with its
+default think time. ``TAROT_NATIVE=0`` runs the engine's pure core under ``today`` and the search.
+Prints figures only; nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+
+from tarot.bots import playout
+from tarot.bots.calibrate import costs
+from tarot.bots.heuristic import HeuristicBot
+from tarot.bots.knowledge import knowledge_of
+from tarot.bots.rollout import play_out
+from tarot.bots.sampler import sample_world
+from tarot.bots.search import SearchBot
+from tarot.engine import CARDS, NATIVE, Deal, Phase
+
+try:
+    from tarot.bots import _playout
+except ImportError:  # the kernel is not built
+    _playout = None  # type: ignore[assignment]
+
+
+def worlds(players: int, count: int) -> list[Deal]:
+    """``count`` sampled worlds at card-play positions of heuristic deals."""
+    rng = random.Random(players)
+    out: list[Deal] = []
+    seed = 0
+    while len(out) < count:
+        seed += 1
+        deal = Deal.new(players, seed % players, seed=seed)
+        bots = [HeuristicBot(seed=seed * 10 + s) for s in range(players)]
+        while deal.phase is not Phase.DONE and len(out) < count:
+            seat = deal.turn
+            assert seat is not None
+            view = deal.view(seat)
+            if deal.phase is Phase.PLAY and len(view.legal) > 1:
+                world = sample_world(view, knowledge_of(view), rng)
+                if world is not None:
+                    out.append(world)
+            deal.apply(bots[seat].act(view))
+    return out
+
+
+def today(ws: list[Deal]) -> int:
+    """main's card search loop on each world; the number of playouts."""
+    n = 0
+    for world in ws:
+        legal = world.legal_mask()
+        for c in range(78):
+            if legal >> c & 1:
+                trial = world.copy()
+                trial.play(CARDS[c])
+                play_out(trial)
+                trial.result().scores  # noqa: B018  # scored, as the search did
+                n += 1
+    return n
+
+
+def boards(cls: Callable[[Deal], playout.PureBoard]) -> Callable[[list[Deal]], int]:
+    def run(ws: list[Deal]) -> int:
+        n = 0
+        for world in ws:
+            board = cls(world)
+            args = playout.score_args(world)
+            legal = board.legal()
+            for c in range(78):
+                if legal >> c & 1:
+                    playout.score_of(board.after(c), *args)
+                    n += 1
+        return n
+    return run
+
+
+def decision_times(players: int, deals: int) -> list[float]:
+    """Seconds per decision of default search bots (bids, and cards with a choice)."""
+    times: list[float] = []
+    for seed in range(deals):
+        deal = Deal.new(players, seed % players, seed=1000 + seed)
+        bots = [SearchBot(seed=seed * 10 + s) for s in range(players)]
+        while deal.phase is not Phase.DONE:
+            seat = deal.turn
+            assert seat is not None
+            view = deal.view(seat)
+            start = time.perf_counter()
+            action = bots[seat].act(view)
+            if view.phase == "bidding" or (view.phase == "play" and len(view.legal) > 1):
+                times.append(time.perf_counter() - start)
+            deal.apply(action)
+    return times
+
+
+def quantile(xs: list[float], q: float) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--worlds", type=int, default=300)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--deals", type=int, default=2, help="deals for the decision times (0: none)")
+    args = parser.parse_args()
+    ws = worlds(args.players, args.worlds)
+    kernels: dict[str, Callable[[list[Deal]], int]] = {"today": today, "pure": boards(playout.PureBoard)}
+    if _playout is not None:
+        kernels["native"] = boards(_playout.Board)  # type: ignore[arg-type]
+    runs: dict[str, list[float]] = {name: [] for name in kernels}
+    for _ in range(args.rounds):
+        for name, run in kernels.items():
+            start = time.perf_counter()
+            n = run(ws)
+            runs[name].append(n / (time.perf_counter() - start))
+    rate = {name: statistics.median(r) for name, r in runs.items()}
+    print(f"players={args.players} worlds={len(ws)} engine_native={NATIVE} "
+          f"kernel_native={playout.NATIVE_KERNEL}")
+    for name, r in rate.items():
+        print(f"playouts_per_s_{name}={r:.0f}")
+    if "native" in rate:
+        print(f"ratio_native_vs_pure={rate['native'] / rate['pure']:.1f}")
+        print(f"ratio_native_vs_today={rate['native'] / rate['today']:.1f}")
+    c = costs()
+    bot = SearchBot(seed=0)
+    print(f"calibrated: playout_us={c.playout_seconds * 1e6:.1f} (first tricks) world={c.world:.1f} "
+          f"hand={c.hand:.2f} deal={c.deal:.1f} (in playouts); default budget={bot.playouts} playouts")
+    if args.deals:
+        times = decision_times(args.players, args.deals)
+        print(f"decisions={len(times)} p50_s={quantile(times, 0.5):.3f} p99_s={quantile(times, 0.99):.3f} "
+              f"max_s={max(times):.3f}")
+
+
+if __name__ == "__main__":
+    main()
