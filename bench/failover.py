@@ -38,7 +38,7 @@ import websockets
 
 sys.path.insert(0, str(Path(__file__).parent))
 from common import Server, choose
-from server import drop_postgres, fresh_postgres, reset_redis
+from server import drop_postgres, fresh_postgres, loopback, reset_redis
 from tarot.server.protocol import merge_state
 from tarot.server.table import EPOCH
 
@@ -61,7 +61,10 @@ class Seat:
         self.sending: asyncio.Future[None] | None = None  # the last answer being sent
 
     async def connect(self) -> None:
-        self.ws = await websockets.connect(self.urls[self.node], max_size=2**24, open_timeout=30)
+        # each table's people from a loopback address of their own, as a crowd comes from many
+        # (the server limits the tables created from one address)
+        self.ws = await websockets.connect(self.urls[self.node], max_size=2**24, open_timeout=30,
+                                           local_addr=(loopback(self.table.number), 0))
         await self.send({"type": "hello", "name": f"T{self.table.number}-{self.seat}",
                          **({"token": self.token} if self.token else {})})
         welcome = await self.reply("welcome")
@@ -78,6 +81,8 @@ class Seat:
                 return dict(msg)
             if msg["type"] == "error" and kind == "snapshot":
                 raise LookupError(msg.get("code"))
+            if msg["type"] == "error":
+                raise RuntimeError(f"{msg.get('code')}: {msg.get('message')}")
 
     def take(self, msg: dict[str, Any]) -> None:
         if msg["type"] in ("event", "snapshot"):

@@ -267,3 +267,24 @@ def test_a_frozen_owner_steps_down_and_its_players_follow_the_table(nodes: Nodes
     assert game["totals"] == deals[0]["result"]["scores"]
     x.close()
     y.close()
+
+
+def test_a_table_stays_reachable_when_redis_forgets_everything(nodes: Nodes) -> None:
+    """Redis restarted empty (it keeps nothing on disk here): the nodes find their leases gone,
+    take them and their tables back, and a player of the other node still reaches the table."""
+    (port_a, _), (port_b, _) = nodes
+    x = WsPlayer(port_a, "Xavier")
+    x.send({"type": "create_table", "options": {"players": 3, "deals": 1}})
+    tid = x.expect("created")["table"]
+    x.send({"type": "join", "table": tid})
+    x.expect("snapshot")
+    assert REDIS
+    reset_redis(REDIS)
+    time.sleep(LEASE * 2)  # a renewal or two: each node sees its lease gone
+    y = WsPlayer(port_b, "Yvonne")
+    y.send({"type": "join", "table": tid})
+    assert y.expect("snapshot")["table"] == tid
+    y.send({"type": "sit", "seat": 1})
+    x.until(lambda s: s["table"]["seats"][1]["taken"])
+    x.close()
+    y.close()

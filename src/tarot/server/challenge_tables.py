@@ -45,7 +45,7 @@ async def state(hub: Hub, conn: Connection) -> dict[str, Any]:
         e = mine.get(d["deal"])
         item = d | {"status": "new" if e is None else e.status, "table": None}
         if e is not None and e.status == "playing":
-            item["table"] = e.table_id if e.table_id in hub.tables else None
+            item["table"] = e.table_id if await hub.table_open(e.table_id) else None
         if e is not None and e.status == "done":
             others = [o for o in of_deal.get(e.deal, []) if o.player_id != e.player_id]
             item |= {"score": e.score, "contract": e.contract, "side": e.side, "game": e.game_id,
@@ -83,7 +83,7 @@ async def play(hub: Hub, conn: Connection, number: int) -> dict[str, Any]:
     if earlier is not None:
         if earlier.status == "done":
             return p.error(f"you have played deal {number} of today's challenge", "challenge_played")
-        if earlier.table_id not in hub.tables:
+        if not await hub.table_open(earlier.table_id):
             return p.error(f"deal {number} was left unfinished and its table is closed: it cannot be "
                            "dealt again", "challenge_closed")
         return p.created(earlier.table_id)

@@ -136,6 +136,7 @@ class Cluster:
             if not held:
                 log.error("cluster: node %s lost its lease; its tables may be claimed", self.node)
                 await self.redis.set(self.key("node", self.node), self.node, px=int(self.lease * 1000))
+                await self.redis.sadd(self.key("nodes"), self.node)  # (gone if Redis restarted)
                 if self.on_lease_lost is not None:
                     await self.on_lease_lost()
 

@@ -146,6 +146,14 @@ class Hub:
         assert self.relay is not None
         return self.relay.claims_channel
 
+    async def table_open(self, tid: str | None) -> bool:
+        """Is table ``tid`` open here, or (a cluster) at a live process?"""
+        if tid is None:
+            return False
+        if tid in self.tables:
+            return True
+        return self.cluster is not None and await self.cluster.owner_of(tid) is not None
+
     async def register(self, table: Table) -> None:
         """A new table of this process (stored already): in the hub, and owned in the cluster."""
         self.tables[table.id] = table
@@ -168,10 +176,14 @@ class Hub:
         assert self.cluster is not None
         tids = list(self.tables)
         for tid, ours in zip(tids, await self.cluster.still_owns(tids), strict=True):
-            if not ours:
-                owner = await self.cluster.owner_of(tid)
-                if owner is not None:
-                    self.step_down(tid, owner)
+            if ours:
+                continue
+            if await self.cluster.own(tid):  # nobody held it (Redis lost its keys): taken back
+                self.lobby_changed(tid)
+                continue
+            owner = await self.cluster.owner_of(tid)
+            if owner is not None:
+                self.step_down(tid, owner)
 
     def _remote_lobby_changed(self, _channel: str, data: bytes) -> None:
         """Another node's tables changed in the lobby: mirrored, and told to this node's watchers."""

@@ -33,6 +33,7 @@ from sqlalchemy import (
     event,
     insert,
     select,
+    tuple_,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -536,14 +537,25 @@ class Store:
                            .returning(TableRow.owner_epoch)).first()
         return None if row is None else int(row[0])
 
+    def fences(self, conn: Connection, claims: list[tuple[str, int]]) -> list[None]:
+        """``fence`` for every unit of a batch: one statement. If one of them is stale the
+        batch fails, and each unit is then committed alone (``_commit_each``): only the stale
+        owner's is refused."""
+        distinct = sorted(set(claims))  # (rows locked in one order)
+        done = conn.execute(update(TableRow)
+                            .where(tuple_(TableRow.id, TableRow.owner_epoch).in_(distinct))
+                            .values(owner_epoch=TableRow.owner_epoch))
+        if done.rowcount != len(distinct):
+            stale = ", ".join(f"{t} claim {e}" for t, e in distinct)
+            raise Fenced(f"a write of a table's stale owner (among {stale})")
+        return [None] * len(claims)
+
+    @_batched(fences)
     def fence(self, conn: Connection, tid: str, epoch: int) -> None:
         """In every transaction of a clustered table's owner (``write_all``): the transaction
         stands only if the table is still this owner's claim. The update locks the row, so a
         claim waits for this transaction, or this one sees the claim and is undone."""
-        done = conn.execute(update(TableRow).where(TableRow.id == tid, TableRow.owner_epoch == epoch)
-                            .values(owner_epoch=epoch))
-        if done.rowcount == 0:
-            raise Fenced(f"table {tid}: claim {epoch} is no longer its owner's")
+        self.fences(conn, [(tid, epoch)])
 
     def count(self, model: type[Base]) -> int:
         with self.sessions() as s:
