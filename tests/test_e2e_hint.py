@@ -32,11 +32,12 @@ def a_bot_takes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ServerGame, "new_deal", seeded)
 
 
-@pytest.mark.parametrize("width", [1100, 390])
-def test_a_hint_says_what_the_expert_would_do(server: str, browser: Any, width: int,
+@pytest.mark.parametrize(("width", "lang"), [(1100, "en"), (390, "fr")])
+def test_a_hint_says_what_the_expert_would_do(server: str, browser: Any, width: int, lang: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     a_bot_takes(monkeypatch)
     page = new_page(browser, width, 900 if width > 400 else 844)
+    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
     enter(page, server, "Hugo")
     create(page, 4, deals=1)
     sit_with_bots(page, 4)
@@ -47,7 +48,12 @@ def test_a_hint_says_what_the_expert_would_do(server: str, browser: Any, width: 
         text = page.wait_for_selector("#hint-text[data-why]", timeout=WAIT_MS)
         why = text.get_attribute("data-why")
         assert why in ("only", "rules", "bidding", "search")
-        assert text.inner_text().startswith("Expert")
+        said = text.text_content()
+        assert said.startswith("Expert\u00a0: " if lang == "fr" else "Expert: "), said
+        # the second best move: "sinon" (otherwise) in French, not "ensuite" (then, as if to play both)
+        assert lang == "en" or ("ensuite" not in said and ("\u202f; " not in said or "\u202f; sinon " in said)), said
+        # the advice in a box of its own, apart from the hand and the buttons
+        assert page.evaluate("getComputedStyle(document.querySelector('#hint-text')).borderTopStyle") == "solid"
         seen.add(why)
         if why == "search":
             assert page.locator("#hand .card.hinted").count() == 1
