@@ -23,10 +23,12 @@ export function whenText(epoch) {
 export const statusBadge = (status) => h("span", {class: "ev-status " + status, "data-status": status}, t("ev_status_" + status));
 
 // The lobby's line: "Tue 3 Dec, 20:00 · by Anne · 4 per table · 8 deals · 5 registered · open to all"
+// (each fact unbroken, "8 donnes" never "8 / donnes" on two lines: the lines break between them)
 export function eventFacts(e) {
-  return [h("b", {class: "ev-when"}, whenText(e.starts)), ` · ${[fill("ev_by", {name: e.organiser}), fill("ev_per_table", {n: e.players}),
+  const facts = [fill("ev_by", {name: e.organiser}), fill("ev_per_table", {n: e.players}),
     count(e.deals, "ev_deals_1", "ev_deals_n"), count(e.registered.length, "ev_registered_1", "ev_registered_n"),
-    t("ev_access_" + e.access), ...(e.imposed_taker ? [t("ev_imposed_on")] : [])].join(" · ")}`];
+    t("ev_access_" + e.access), ...(e.imposed_taker ? [t("ev_imposed_on")] : [])];
+  return [h("b", {class: "ev-when"}, whenText(e.starts)), ...facts.flatMap((f) => [" · ", h("span", {class: "ev-fact"}, f)])];
 }
 
 export function eventPage(pg, signedIn, inviteForm) {
