@@ -88,6 +88,7 @@ def test_an_event_from_its_creation_to_its_results(server: str, browser: Any) ->
     assert fabrice.locator("#events h2").inner_text() == "Tournois"
     fabrice.evaluate("location.hash = '#/e/999999'")  # no such event: said in the player's language
     shown(fabrice, "#ev-missing h2", "Ce tournoi n’existe pas")
+    assert fabrice.locator("#ev-missing .ev-back a").inner_text() == "← Salon"  # as over an event's page
     fabrice.evaluate("location.hash = '#/'")
     line = fabrice.locator(f"#events li[data-event='{eid}']")
     line.wait_for()
