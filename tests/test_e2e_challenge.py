@@ -13,9 +13,11 @@ from test_e2e_browser import SHOTS, enter, new_page, play_until
 
 TEXTS = {  # what the page says, by language
     "en": {"title": "Daily challenge", "heading": "Daily challenge — deal {k} of 8", "play": "Play",
-           "resume": "Resume", "done": "Played"},
+           "resume": "Resume", "done": "Played", "sides": (" · attacking", " · defending"),
+           "passed": "Everybody passed"},
     "fr": {"title": "Défi du jour", "heading": "Défi du jour — donne {k} sur 8", "play": "Jouer",
-           "resume": "Reprendre", "done": "Jouée"},
+           "resume": "Reprendre", "done": "Jouée", "sides": (" · en attaque", " · en défense"),
+           "passed": "Tous ont passé"},
 }
 
 
@@ -88,6 +90,8 @@ def test_a_guest_plays_a_deal_of_the_daily_challenge(server: str, browser: Any, 
     assert one.locator("button.ch-play").count() == 0  # played: never dealt again
     assert one.locator(".ch-score").inner_text().lstrip("+−").isdigit()
     assert "%" in one.locator(".ch-mark").inner_text()
+    contract = one.locator(".ch-contract").inner_text()  # "Garde · en défense", not "Garde · défense"
+    assert contract == say["passed"] or contract.endswith(say["sides"]), contract
     assert page.locator("#ch-percentage").inner_text() != "–"
     assert page.locator("#ch-played").inner_text() == "1/8"
     no_wider(page, width)

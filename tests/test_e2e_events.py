@@ -88,15 +88,22 @@ def test_an_event_from_its_creation_to_its_results(server: str, browser: Any) ->
     assert fabrice.locator("#events h2").inner_text() == "Tournois"
     fabrice.evaluate("location.hash = '#/e/999999'")  # no such event: said in the player's language
     shown(fabrice, "#ev-missing h2", "Ce tournoi n’existe pas")
+    assert fabrice.locator("#ev-missing .ev-back a").inner_text() == "← Salon"  # as over an event's page
     fabrice.evaluate("location.hash = '#/'")
     line = fabrice.locator(f"#events li[data-event='{eid}']")
     line.wait_for()
     assert "Club night" in line.inner_text() and "1 inscrit" in line.inner_text()
+    # each fact on one line ("2 donnes", never "2" at a line's end and "donnes" on the next)
+    facts = line.locator(".ev-fact")
+    assert facts.count() >= 5
+    assert all(f.evaluate("(e) => e.getClientRects().length") == 1 for f in facts.all())
     no_wider(fabrice, 390)
     shot(fabrice, "event-lobby-390-fr.png")
     line.locator("a.ev-name").click()
     fabrice.wait_for_selector("#ev-register")
     assert fabrice.locator("#ev-start").count() == 0  # not the organiser
+    organiser = fabrice.locator("#ev-head .ev-facts a")  # a link as the page's others, not the browser's blue
+    assert organiser.evaluate("(a) => getComputedStyle(a).color") == "rgb(29, 78, 216)"
     no_wider(fabrice, 390)
     shot(fabrice, "event-before-390-fr.png")
     fabrice.click("#ev-register")

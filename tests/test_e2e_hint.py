@@ -32,11 +32,12 @@ def a_bot_takes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ServerGame, "new_deal", seeded)
 
 
-@pytest.mark.parametrize("width", [1100, 390])
-def test_a_hint_says_what_the_expert_would_do(server: str, browser: Any, width: int,
+@pytest.mark.parametrize(("width", "lang"), [(1100, "en"), (390, "fr")])
+def test_a_hint_says_what_the_expert_would_do(server: str, browser: Any, width: int, lang: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     a_bot_takes(monkeypatch)
     page = new_page(browser, width, 900 if width > 400 else 844)
+    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
     enter(page, server, "Hugo")
     create(page, 4, deals=1)
     sit_with_bots(page, 4)
@@ -47,7 +48,14 @@ def test_a_hint_says_what_the_expert_would_do(server: str, browser: Any, width: 
         text = page.wait_for_selector("#hint-text[data-why]", timeout=WAIT_MS)
         why = text.get_attribute("data-why")
         assert why in ("only", "rules", "bidding", "search")
-        assert text.inner_text().startswith("Expert")
+        said = text.text_content()
+        assert said.startswith("Expert\u00a0: " if lang == "fr" else "Expert: "), said
+        # the second best move: "sinon" (otherwise) in French, not "ensuite" (then, as if to play both)
+        if lang == "fr":
+            assert "ensuite" not in said and ("\u202f; " not in said or "\u202f; sinon " in said), said
+        # the advice in a box of its own, apart from the hand and the buttons
+        border = "getComputedStyle(document.querySelector('#hint-text')).borderTopStyle"
+        assert page.evaluate(border) == "solid"
         seen.add(why)
         if why == "search":
             assert page.locator("#hand .card.hinted").count() == 1
@@ -67,4 +75,40 @@ def test_a_hint_says_what_the_expert_would_do(server: str, browser: Any, width: 
             break
         page.wait_for_timeout(200)
     assert "search" in seen, seen  # so the advised card's mark was checked
+    assert not page.errors, page.errors
+
+
+LEVELS = {"en": ("Add a robot", ["Beginner", "Club", "Expert"]),
+          "fr": ("Ajouter un robot", ["Débutant", "Club", "Expert"])}
+
+
+@pytest.mark.parametrize(("width", "lang"), [(1100, "en"), (390, "fr")])
+def test_the_robots_levels_say_they_add_a_robot(server: str, browser: Any, width: int, lang: str) -> None:
+    """An empty seat, for the host: "Add a robot" over Beginner, Club, Expert (alone, the levels do
+    not say what they add); at five on a phone, no seat's buttons over another's, none too small to
+    tap; each level seats its robot, named by it."""
+    caption, levels = LEVELS[lang]
+    page = new_page(browser, width, 900 if width > 400 else 844)
+    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
+    enter(page, server, "Léa")
+    create(page, 5, deals=1)
+    page.wait_for_selector(".seat[data-seat='4'] button.add-bot")
+    boxes = []
+    for seat in range(1, 5):
+        buttons = page.locator(f".seat[data-seat='{seat}'] .seat-buttons")
+        assert buttons.locator(".seat-caption").inner_text() == caption
+        assert buttons.locator("button").all_inner_texts() == levels
+        assert all(b.bounding_box()["height"] >= 28 for b in buttons.locator("button").all())
+        boxes.append(buttons.bounding_box())
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            apart = (a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                     or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"])
+            assert apart, (a, b)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    for seat, cls in ((1, "add-random"), (2, "add-bot"), (3, "add-search")):
+        page.locator(f".seat[data-seat='{seat}'] button.{cls}").click()
+        page.wait_for_selector(f".seat[data-seat='{seat}'] button[data-action='remove-bot']")
+    names = [page.locator(f".seat[data-seat='{s}'] .who").inner_text() for s in (1, 2, 3)]
+    assert names[0].startswith(levels[0]) and names[2].startswith(levels[2]), names
     assert not page.errors, page.errors

@@ -69,7 +69,9 @@ function markEl(mark) {
     h("b", {}, pct(mark)));
 }
 
-const contractText = (contract, side) => (side === "none" ? t("ch_allpassed") : `${t(contract)} · ${t(side)}`);
+// "Garde · en défense": the contract, and the player's side in it
+const sideText = (side) => t("ch_side_" + side);
+const contractText = (contract, side) => (side === "none" ? t("ch_allpassed") : `${t(contract)} · ${sideText(side)}`);
 
 // --- the lobby's panel -------------------------------------------------------------------------
 
@@ -145,7 +147,7 @@ function doneBody(d) {
         h("thead", {}, h("tr", {}, h("th", {}, t("acc_player")), h("th", {}, t("contract")), h("th", {class: "num"}, t("ch_score")),
           h("th", {class: "num"}, t("ch_mark")), h("th", {}))),
         h("tbody", {}, rows.map((o) => h("tr", {class: o.me ? "me" : false}, h("td", {class: "who"}, o.name),
-          h("td", {}, o.side === "none" ? t("ch_allpassed") : [t(o.contract), h("small", {class: "ch-of"}, t(o.side))]),
+          h("td", {}, o.side === "none" ? t("ch_allpassed") : [t(o.contract), h("small", {class: "ch-of"}, sideText(o.side))]),
           h("td", {class: "num"}, score(o.score)), h("td", {class: "num"}, pct(o.mark)), h("td", {}, link(o.game, true))))))),
       account() ? null : h("p", {class: "note"}, t("ch_replay_guest"))) : null,
   ];

@@ -23,24 +23,29 @@ export function whenText(epoch) {
 export const statusBadge = (status) => h("span", {class: "ev-status " + status, "data-status": status}, t("ev_status_" + status));
 
 // The lobby's line: "Tue 3 Dec, 20:00 · by Anne · 4 per table · 8 deals · 5 registered · open to all"
+// (each fact unbroken, "8 donnes" never "8 / donnes" on two lines: the lines break between them)
 export function eventFacts(e) {
-  return [h("b", {class: "ev-when"}, whenText(e.starts)), ` · ${[fill("ev_by", {name: e.organiser}), fill("ev_per_table", {n: e.players}),
+  const facts = [fill("ev_by", {name: e.organiser}), fill("ev_per_table", {n: e.players}),
     count(e.deals, "ev_deals_1", "ev_deals_n"), count(e.registered.length, "ev_registered_1", "ev_registered_n"),
-    t("ev_access_" + e.access), ...(e.imposed_taker ? [t("ev_imposed_on")] : [])].join(" · ")}`];
+    t("ev_access_" + e.access), ...(e.imposed_taker ? [t("ev_imposed_on")] : [])];
+  return [h("b", {class: "ev-when"}, whenText(e.starts)), ...facts.flatMap((f) => [" · ", h("span", {class: "ev-fact"}, f)])];
 }
 
 export function eventPage(pg, signedIn, inviteForm) {
   if (pg.status === "loading") return [panel({}, h("p", {class: "note"}, "…"))];
-  if (pg.status === "none") return [panel({id: "ev-missing"}, h("h2", {}, t("ev_err_no_event")), h("p", {}, h("a", {href: "#/"}, t("ev_to_lobby"))))];
+  if (pg.status === "none") return [panel({id: "ev-missing"}, backLink(), h("h2", {}, t("ev_err_no_event")))];
   if (pg.status === "error") return [panel({}, h("p", {class: "form-error"}, t("acc_err_generic")))];
   const e = pg.data, started = e.status === "playing" || e.status === "finished";
   return [head(e), youPanel(pg, signedIn, inviteForm), playersPanel(e),
     started ? rankingPanel(e) : null, started ? dealsPanel(e) : null, fairnessPanel(e)].filter(Boolean);
 }
 
+// "← Lobby", over an event's page (and over the page of an event that does not exist)
+const backLink = () => h("p", {class: "ev-back"}, h("a", {href: "#/"}, "← ", t("ev_to_lobby")));
+
 function head(e) {
   const fact = (label, value) => h("div", {}, h("dt", {}, label), h("dd", {}, value));
-  return panel({id: "ev-head"}, h("p", {class: "ev-back"}, h("a", {href: "#/"}, "← ", t("ev_to_lobby"))),
+  return panel({id: "ev-head"}, backLink(),
     h("h2", {}, h("span", {id: "ev-title"}, e.name), " ", statusBadge(e.status)),
     h("dl", {class: "ev-facts"}, fact(t("ev_organiser"), player(e.organiser)), fact(t("ev_starts"), whenText(e.starts)),
       fact(t("ev_players"), e.players), fact(t("deals"), e.deals), fact(t("ev_access"), t("ev_access_" + e.access)),

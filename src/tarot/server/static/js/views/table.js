@@ -110,7 +110,8 @@ function lastTrick(v) { return v && v.tricks.length ? v.tricks[v.tricks.length -
 
 function feltView() {
   const st = S.state, tb = st.table, v = st.view, you = st.you, n = tb.seats.length, host = amHost();
-  const felt = h("div", {id: "felt"});
+  // (waiting: no cards on the felt, the empty seats' buttons have room; see style.css)
+  const felt = h("div", {id: "felt", class: tb.status === "playing" ? null : "waiting"});
   const me = you >= 0 ? you : 0;
   const last = lastTrick(v);
   // the previous trick: on request while the next is played (until it is gathered), and alone
@@ -129,6 +130,7 @@ function feltView() {
     if (!s.taken && tb.status !== "playing") {
       el.append(h("div", {class: "seat-buttons"},
         you < 0 ? h("button", {class: "sit", "data-action": "sit", "data-seat": i}, t("sit")) : null,
+        host ? h("small", {class: "seat-caption"}, t("add_robot")) : null,  // what the levels' buttons do
         ...(host ? BOT_LEVELS.map(([kind, cls, level]) => h("button", {class: cls, "data-action": "add-bot", "data-seat": i,
           "data-bot": kind, title: t(level + "_hint")}, t(level))) : [])));
     } else if (s.bot && host && tb.status !== "playing" && !tb.challenge) {
