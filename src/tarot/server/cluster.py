@@ -58,6 +58,9 @@ return 1
 """
 
 Listener = Callable[[str, bytes], None]
+# Between the messages of one channel sent together: ASCII's record separator, which JSON text
+# (every message here is JSON, or JSON lines) never holds unescaped.
+SEPARATOR = b"\x1e"
 
 
 def _text(value: bytes | str) -> str:
@@ -156,16 +159,19 @@ class Cluster:
             listener = self._listeners.get(channel)
             if listener is None:
                 continue
-            try:
-                listener(channel, msg["data"])
-            except Exception:  # one bad message must not stop the node's listening
-                log.exception("cluster: message on %s", channel)
+            for data in msg["data"].split(SEPARATOR):  # (``_flush`` sends them together)
+                try:
+                    listener(channel, data)
+                except Exception:  # one bad message must not stop the node's listening
+                    log.exception("cluster: message on %s", channel)
 
     # --- messages ------------------------------------------------------------------------
 
     def publish(self, channel: str, data: bytes) -> None:
         """Send ``data`` on ``channel``, in order with this node's other messages. The messages
-        of one loop iteration go in one pipeline (one round trip to Redis for all of them)."""
+        of one loop iteration go in one pipeline (one round trip to Redis for all of them), and
+        those of one channel in one message (``SEPARATOR``): a card at a table whose seats are
+        on another node is one message to that node, not one per seat."""
         self._outbox.append((channel, data))
         if self._sending is None or self._sending.done():
             self._sending = asyncio.get_running_loop().create_task(self._send_soon())
@@ -177,10 +183,13 @@ class Cluster:
     async def _flush(self) -> None:
         while self._outbox:
             batch, self._outbox = self._outbox, []
+            together: dict[str, list[bytes]] = {}  # a channel's messages, in order, as one
+            for channel, data in batch:
+                together.setdefault(channel, []).append(data)
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, data in batch:
-                        pipe.publish(channel, data)
+                    for channel, parts in together.items():
+                        pipe.publish(channel, SEPARATOR.join(parts))
                     await pipe.execute()
             except Exception as e:  # lost: the clients catch up when they rejoin
                 log.warning("cluster: %d messages not relayed: %s", len(batch), e)
