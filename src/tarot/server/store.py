@@ -33,7 +33,6 @@ from sqlalchemy import (
     event,
     insert,
     select,
-    tuple_,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -540,21 +539,23 @@ class Store:
     def fences(self, conn: Connection, claims: list[tuple[str, int]]) -> list[None]:
         """``fence`` for every unit of a batch: one statement. If one of them is stale the
         batch fails, and each unit is then committed alone (``_commit_each``): only the stale
-        owner's is refused."""
-        distinct = sorted(set(claims))  # (rows locked in one order)
-        done = conn.execute(update(TableRow)
-                            .where(tuple_(TableRow.id, TableRow.owner_epoch).in_(distinct))
-                            .values(owner_epoch=TableRow.owner_epoch))
-        if done.rowcount != len(distinct):
-            stale = ", ".join(f"{t} claim {e}" for t, e in distinct)
-            raise Fenced(f"a write of a table's stale owner (among {stale})")
+        owner's is refused. The rows are read with a shared lock (PostgreSQL; SQLite has one
+        writer anyway), which a claim's update waits for: it writes no new row version, as an
+        update would at every card."""
+        wanted = dict(sorted(set(claims)))
+        rows = conn.execute(select(TableRow.id, TableRow.owner_epoch).where(TableRow.id.in_(sorted(wanted)))
+                            .with_for_update(read=True))
+        held = {tid: epoch for tid, epoch in rows}
+        stale = [f"{t} claim {e}" for t, e in wanted.items() if held.get(t) != e]
+        if stale:
+            raise Fenced(f"a write of a table's stale owner ({', '.join(stale)})")
         return [None] * len(claims)
 
     @_batched(fences)
     def fence(self, conn: Connection, tid: str, epoch: int) -> None:
         """In every transaction of a clustered table's owner (``write_all``): the transaction
-        stands only if the table is still this owner's claim. The update locks the row, so a
-        claim waits for this transaction, or this one sees the claim and is undone."""
+        stands only if the table is still this owner's claim. A claim waits for this
+        transaction (the row's shared lock), or this one sees the claim and is undone."""
         self.fences(conn, [(tid, epoch)])
 
     def count(self, model: type[Base]) -> int:
