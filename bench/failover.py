@@ -117,6 +117,7 @@ class Seat:
                 self.node = 1 - self.node
                 await self.connect()
                 await self.join()
+                self.acted = -1  # an answer sent to the dead process may never have been heard
                 self.schedule()
                 continue
             self.take(orjson.loads(raw))
