@@ -161,6 +161,11 @@ def test_a_table_survives_its_node_killed_mid_deal(nodes: Nodes) -> None:
     errors = [m for m in x.messages + y.messages if m["type"] == "error"]
     assert not errors, errors
 
+    # hidden information through the relay: Y was only ever sent its own seat's view
+    views = [m["state"]["view"] for m in y.messages if m["type"] in ("event", "snapshot")
+             and m["state"].get("view") is not None]
+    assert views and {v["seat"] for v in views} <= {-1, 1}
+    assert all(len(v["hand"]) == 0 for v in views if v["seat"] == -1)
     game, deals, actions = stored_game(tid)
     assert game["status"] == "finished" and len(deals) == 2
     # every action Y saw accepted before A died is stored, in order, at the start of the deal(s)
