@@ -9,6 +9,7 @@ import logging
 import random
 import secrets
 import time
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import orjson
@@ -50,6 +51,7 @@ class Hub:
         self.peers = None if cluster is None else Peers(self, cluster)
         self.remote_lobby: dict[str, dict[str, Any]] = {}  # other nodes' listed tables, by id
         self._scanner: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[Any]] = set()  # (a task nobody holds may be collected)
         self.accounts = Accounts(store)
         self.settings = settings or Settings()
         self.chat = ChatServices(store)
@@ -142,6 +144,12 @@ class Hub:
         log.info("cluster: node %s resumed table %s (claim %d)", self.cluster.node, tid, epoch)
         return table
 
+    def background(self, work: Coroutine[Any, Any, Any]) -> None:
+        """Run ``work`` in a task of its own, held until it ends."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     def relay_claims(self) -> str:
         assert self.relay is not None
         return self.relay.claims_channel
@@ -168,7 +176,7 @@ class Hub:
         if table is None or self.relay is None:
             return
         log.warning("cluster: table %s was claimed by %s; it stops here", tid, owner)
-        asyncio.get_running_loop().create_task(table.stop())
+        self.background(table.stop())
         self.relay.follow(table, owner)
 
     async def _check_ownership(self) -> None:
@@ -265,7 +273,7 @@ class Hub:
             else:
                 removed.append(tid)
         if self.cluster is not None:  # the other nodes' lobbies too
-            asyncio.get_running_loop().create_task(self._share_lobby(self.cluster, changed, removed))
+            self.background(self._share_lobby(self.cluster, changed, removed))
         if not self.lobby:
             return
         total = self._listed_count()

@@ -10,7 +10,6 @@ connections at that table join it again at its new owner: the players do nothing
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -143,7 +142,7 @@ class Relay:
             if local is not None:  # it is ours now: no more relay
                 conn.table = local
                 self.connections.pop(conn.id, None)
-                asyncio.get_running_loop().create_task(local.deliver(conn, p.Join(type="join", table=tid)))
+                self.hub.background(local.deliver(conn, p.Join(type="join", table=tid)))
             else:
                 table.owner = node
                 self.forward(conn, table, p.Join(type="join", table=tid))
