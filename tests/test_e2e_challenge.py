@@ -5,6 +5,7 @@ or Debian's chromium (tests/test_e2e_browser.py). Screenshots go to docs/screens
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -88,7 +89,9 @@ def test_a_guest_plays_a_deal_of_the_daily_challenge(server: str, browser: Any, 
     one = deal(page, 1)
     assert one.locator(".ch-status").inner_text() == say["done"]
     assert one.locator("button.ch-play").count() == 0  # played: never dealt again
-    assert one.locator(".ch-score").inner_text().lstrip("+−").isdigit()
+    # a score as the page writes it: a sign, then digits in groups of three (−1,422; −1 422 in French)
+    score = one.locator(".ch-score").inner_text()
+    assert re.fullmatch(r"[+−]?\d{1,3}([,\u202f]\d{3})*|0", score), score
     assert "%" in one.locator(".ch-mark").inner_text()
     contract = one.locator(".ch-contract").inner_text()  # "Garde · en défense", not "Garde · défense"
     assert contract == say["passed"] or contract.endswith(say["sides"]), contract
