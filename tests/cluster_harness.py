@@ -14,7 +14,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from tarot.server.protocol import merge_state
+from server_harness import ScriptedClient
 
 # A node as ``tarot serve --db … --redis …`` starts it, with the table's pauses shortened.
 NODE = """
@@ -53,7 +53,7 @@ def reset_redis(url: str, prefix: str = "tarot:") -> None:
         r.delete(*keys)
 
 
-class WsPlayer:
+class WsPlayer(ScriptedClient):
     """A scripted client of one node over a real websocket: every message it got, its state."""
 
     def __init__(self, port: int, name: str, token: str | None = None) -> None:
@@ -72,50 +72,12 @@ class WsPlayer:
     def send(self, msg: dict[str, Any]) -> None:
         self.ws.send(json.dumps(msg))
 
-    def recv(self, timeout: float) -> dict[str, Any]:
-        msg: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
-        self.messages.append(msg)
-        if msg["type"] in ("event", "snapshot"):
-            self.state = merge_state(self.state, msg)
-            self.version = msg["state"]["version"]
-        return msg
-
-    def poll(self) -> bool:
-        got = False
-        while True:
-            try:
-                self.recv(0.001)
-            except TimeoutError:
-                return got
-            got = True
-
-    def expect(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
-        end = time.monotonic() + timeout
-        while True:
-            msg = self.recv(max(0.01, end - time.monotonic()))
-            if msg["type"] == kind:
-                return msg
-
-    def until(self, pred: Any, timeout: float = 20.0) -> dict[str, Any]:
-        end = time.monotonic() + timeout
-        while not (self.state is not None and pred(self.state)):
-            if time.monotonic() > end:
-                raise TimeoutError(f"{self.name}: condition not reached")
-            with contextlib.suppress(TimeoutError):
-                self.recv(max(0.01, end - time.monotonic()))
-        return self.state
+    def read(self, timeout: float) -> str:
+        return str(self.ws.recv(timeout=timeout))
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self._opened.__exit__(None, None, None)
-
-    @property
-    def my_turn(self) -> bool:
-        s = self.state
-        if s is None or s["view"] is None or s["table"]["status"] != "playing":
-            return False
-        v = s["view"]
-        return bool(v["turn"] == s["you"] and v["seat"] == s["you"])
 
     def acknowledged(self) -> list[dict[str, Any]]:
         """The actions this client saw accepted (``action`` events), in order."""

@@ -7,7 +7,7 @@ import os
 import random
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -121,34 +121,22 @@ async def _receive(rx: Any, timeout: float) -> Any:
         return await rx.receive()
 
 
-class Player:
-    """A scripted client: keeps every message and the latest state it saw."""
+class ScriptedClient:
+    """What every scripted client does with what it reads (``Player`` in process, the cluster
+    tests' ``WsPlayer`` over a real socket): keeps every message and the latest state."""
 
-    def __init__(self, client: TestClient, name: str, token: str | None = None,
-                 headers: dict[str, str] | None = None) -> None:
-        self.ctx = client.websocket_connect("/ws", headers=dict(headers or {}))
-        self.ws = self.ctx.__enter__()
-        OPEN.append(self)
-        self.closed = False
-        self.messages: list[dict[str, Any]] = []
-        self.state: dict[str, Any] | None = None
-        self.version = 0
-        self.send({"type": "hello", "name": name, **({"token": token} if token else {})})
-        welcome = self.expect("welcome")
-        self.token: str | None = welcome["token"]
-        self.id: str = welcome["player"]["id"]
-        self.acted_version = -1
+    messages: list[dict[str, Any]]
+    state: dict[str, Any] | None
+    version: int
 
-    def send(self, msg: dict[str, Any]) -> None:
-        self.ws.send_json(msg)
+    def read(self, timeout: float) -> str:
+        """The next message's text; TimeoutError if none came in ``timeout`` seconds."""
+        raise NotImplementedError
 
     def recv(self, timeout: float = 10.0) -> dict[str, Any]:
-        message = self.ws.portal.call(_receive, self.ws._send_rx, timeout)
-        if message["type"] == "websocket.close":
-            raise ConnectionError(f"closed {message.get('code')}")
         import json
 
-        msg: dict[str, Any] = json.loads(message["text"])
+        msg: dict[str, Any] = json.loads(self.read(timeout))
         self.messages.append(msg)
         if msg["type"] in ("event", "snapshot"):
             self.state = merge_state(self.state, msg)
@@ -187,13 +175,6 @@ class Player:
     def errors(self) -> list[dict[str, Any]]:
         return [m for m in self.messages if m["type"] == "error"]
 
-    def close(self) -> None:
-        if self.closed:
-            return
-        self.closed = True
-        with contextlib.suppress(Exception):
-            self.ctx.__exit__(None, None, None)
-
     @property
     def my_turn(self) -> bool:
         s = self.state
@@ -201,6 +182,41 @@ class Player:
             return False
         v = s["view"]
         return v["turn"] == s["you"] and v["seat"] == s["you"]
+
+
+class Player(ScriptedClient):
+    """A scripted client: keeps every message and the latest state it saw."""
+
+    def __init__(self, client: TestClient, name: str, token: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
+        self.ctx = client.websocket_connect("/ws", headers=dict(headers or {}))
+        self.ws = self.ctx.__enter__()
+        OPEN.append(self)
+        self.closed = False
+        self.messages: list[dict[str, Any]] = []
+        self.state: dict[str, Any] | None = None
+        self.version = 0
+        self.send({"type": "hello", "name": name, **({"token": token} if token else {})})
+        welcome = self.expect("welcome")
+        self.token: str | None = welcome["token"]
+        self.id: str = welcome["player"]["id"]
+        self.acted_version = -1
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.ws.send_json(msg)
+
+    def read(self, timeout: float) -> str:
+        message = self.ws.portal.call(_receive, self.ws._send_rx, timeout)
+        if message["type"] == "websocket.close":
+            raise ConnectionError(f"closed {message.get('code')}")
+        return str(message["text"])
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        with contextlib.suppress(Exception):
+            self.ctx.__exit__(None, None, None)
 
 
 def sign_up(client: Any, name: str) -> str:
@@ -257,13 +273,15 @@ def sit_everyone(players: list[Player], tid: str) -> None:
             pl.send({"type": "sit", "seat": i})
 
 
-def drive(players: list[Player], until_finished: bool = True, seed: int = 0, timeout: float = 60.0,
-          max_actions: int | None = None) -> int:
+def drive(players: list[Any], until_finished: bool = True, seed: int = 0, timeout: float = 60.0,
+          max_actions: int | None = None, until: Callable[[], bool] | None = None) -> int:
     """Each scripted player acts when its state says so, until the game is finished."""
     rng = random.Random(seed)
     end = time.monotonic() + timeout
     acted = 0
     while time.monotonic() < end:
+        if until is not None and until():
+            return acted
         busy = False
         for pl in players:
             busy |= pl.poll()

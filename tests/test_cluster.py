@@ -8,7 +8,6 @@ write once another node has claimed its table."""
 from __future__ import annotations
 
 import json
-import random
 import signal
 import subprocess
 import time
@@ -23,7 +22,7 @@ pytest.importorskip("redis")
 pytest.importorskip("websockets")
 
 from cluster_harness import WsPlayer, env_urls, reset_redis, start_node
-from server_harness import choose, free_port, reset_postgres
+from server_harness import drive, free_port, reset_postgres
 from tarot.engine import DealRecord
 from tarot.server.table import EPOCH
 
@@ -55,30 +54,6 @@ def nodes() -> Iterator[Nodes]:
                     proc.wait(10)
                 except subprocess.TimeoutExpired:
                     proc.kill()
-
-
-def play(players: list[WsPlayer], rng: random.Random, until: Any, timeout: float = 60.0) -> None:
-    """Each player acts when its state says so, until ``until()``."""
-    end = time.monotonic() + timeout
-    while not until():
-        if time.monotonic() > end:
-            raise TimeoutError("the game did not get there")
-        busy = False
-        for pl in players:
-            busy |= pl.poll()
-            s = pl.state
-            if s is None:
-                continue
-            pause = s.get("next_deal")
-            if pause is not None and s["you"] not in pause["ready"] and pl.acted_version != pl.version:
-                pl.acted_version = pl.version
-                pl.send({"type": "next_deal"})
-            elif pl.my_turn and pl.acted_version != pl.version:
-                pl.acted_version = pl.version
-                pl.send({"type": "act", "action": choose(s["view"], rng)})
-                busy = True
-        if not busy:
-            time.sleep(0.005)
 
 
 def stored_game(tid: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[list[dict[str, Any]]]]:
@@ -113,7 +88,6 @@ def same_action(seen: dict[str, Any], stored: dict[str, Any]) -> bool:
 
 def test_a_table_survives_its_node_killed_mid_deal(nodes: Nodes) -> None:
     (port_a, proc_a), (port_b, _) = nodes
-    rng = random.Random(22)
     x = WsPlayer(port_a, "Xavier")  # connected to A, which owns the table
     x.send({"type": "create_table", "options": {"players": 4, "deals": 2}})
     tid = x.expect("created")["table"]
@@ -126,7 +100,8 @@ def test_a_table_survives_its_node_killed_mid_deal(nodes: Nodes) -> None:
     y.until(lambda s: s["table"]["seats"][1]["taken"])
     for seat in (2, 3):
         x.send({"type": "add_bot", "seat": seat, "bot": "heuristic"})
-    play([x, y], rng, lambda: len(y.acknowledged()) >= 14)  # the bids, the chien, a few cards
+    # the bids, the chien, a few cards
+    drive([x, y], until_finished=False, seed=22, until=lambda: len(y.acknowledged()) >= 14)
     assert x.state and x.state["table"]["status"] == "playing"
     assert not [m for m in x.messages + y.messages if m["type"] == "error"]
 
@@ -157,7 +132,7 @@ def test_a_table_survives_its_node_killed_mid_deal(nodes: Nodes) -> None:
     assert any(m["type"] == "snapshot" for m in y.messages[mark:])
     assert y.version >= EPOCH
     assert x.state and x.state["you"] == 0  # the same seat, the same player
-    play([x, y], rng, lambda: all(p.state and p.state["table"]["status"] == "finished" for p in (x, y)))
+    drive([x, y], seed=23)  # to the game's end
     errors = [m for m in x.messages + y.messages if m["type"] == "error"]
     assert not errors, errors
 
@@ -239,7 +214,6 @@ def test_a_frozen_owner_steps_down_and_its_players_follow_the_table(nodes: Nodes
     would write, ``test_store``): it stops it, and the connection A still holds follows the
     table to B, through the relay; the game ends with the records consistent."""
     (port_a, proc_a), (port_b, _) = nodes
-    rng = random.Random(7)
     x = WsPlayer(port_a, "Xavier")
     x.send({"type": "create_table", "options": {"players": 3, "deals": 1}})
     tid = x.expect("created")["table"]
@@ -251,7 +225,7 @@ def test_a_frozen_owner_steps_down_and_its_players_follow_the_table(nodes: Nodes
     y.send({"type": "sit", "seat": 1})
     y.until(lambda s: s["table"]["seats"][1]["taken"])
     x.send({"type": "add_bot", "seat": 2, "bot": "heuristic"})
-    play([x, y], rng, lambda: len(y.acknowledged()) >= 6)
+    drive([x, y], until_finished=False, seed=7, until=lambda: len(y.acknowledged()) >= 6)
 
     proc_a.send_signal(signal.SIGSTOP)
     y.until(lambda s: s["version"] >= EPOCH, timeout=15)  # B resumed it: Y is there, untouched
@@ -262,7 +236,7 @@ def test_a_frozen_owner_steps_down_and_its_players_follow_the_table(nodes: Nodes
     while x.version < EPOCH and time.monotonic() < end:
         x.poll()
     assert x.version >= EPOCH and any(m["type"] == "snapshot" for m in x.messages[mark:])
-    play([x, y], rng, lambda: all(p.state and p.state["table"]["status"] == "finished" for p in (x, y)))
+    drive([x, y], seed=23)  # to the game's end
     assert not [m for m in y.messages if m["type"] == "error"]
     game, deals, actions = stored_game(tid)
     assert game["status"] == "finished" and len(deals) == 1
