@@ -44,11 +44,24 @@ def test_every_text_looked_up_exists() -> None:
     assert used - set(texts("en")) == set()
 
 
+def documented_error_codes() -> list[str]:
+    """The ``code``s listed under "Errors and limits" in docs/protocol.md, without the fields
+    some of them carry (``stake``, ``name``, ``retry_after``...)."""
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    start = doc.index("`code`s:")
+    listing = doc[start:doc.index("\n\n", start)]
+    listing = re.sub(r"\(([^()]|\([^()]*\))*\)", "", listing)  # the explanations and their fields
+    return re.findall(r"`(\w+)`", listing.removeprefix("`code`s:"))
+
+
 def test_every_error_code_of_the_protocol_has_a_text() -> None:
-    """The errors a player can meet at a table are shown by their code, in both languages."""
-    for code in ("not_host", "game_running", "invite_only", "no_spectators", "no_table", "seat_taken",
-                 "seats_free", "too_many_tables", "not_seated", "illegal", "internal"):
-        assert texts("en")[f"err_{code}"] and texts("fr")[f"err_{code}"]
+    """Every error a player can meet is shown by its code, in both languages, never as the
+    server's English ``reason``."""
+    codes = documented_error_codes()
+    assert {"no_table", "illegal", "moved", "bad_message", "internal"} <= set(codes)
+    for lang in ("en", "fr"):
+        missing = [c for c in codes if not texts(lang).get(f"err_{c}")]
+        assert missing == [], f"no {lang} text for {missing}"
 
 
 def test_the_client_is_served_with_its_texts(tmp_path: Path) -> None:
