@@ -7,6 +7,7 @@ write once another node has claimed its table."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import subprocess
@@ -267,3 +268,50 @@ def test_a_table_stays_reachable_when_redis_forgets_everything(nodes: Nodes) -> 
     x.until(lambda s: s["table"]["seats"][1]["taken"])
     x.close()
     y.close()
+
+
+def test_limits_and_presence_hold_across_nodes(nodes: Nodes) -> None:
+    """A player's open tables count on every node, a player cut off for flooding on one node is
+    cut off on the others, and a node started later knows at once who is online elsewhere."""
+    (port_a, _), (port_b, _) = nodes
+    p = WsPlayer(port_a, "Paul")
+    for _ in range(3):  # OPEN_TABLES_PER_PLAYER, on A
+        p.send({"type": "create_table", "options": {"players": 3, "deals": 1}})
+        p.expect("created")
+    on_b = WsPlayer(port_b, "Paul", token=p.token)
+    assert on_b.id == p.id
+    on_b.send({"type": "create_table", "options": {"players": 3, "deals": 1}})
+    refused = on_b.expect("error")
+    assert refused["code"] == "too_many_tables" and "3 open tables" in refused["reason"]
+    other = WsPlayer(port_b, "Olga")  # another player (same address: 4 times the room) may
+    other.send({"type": "create_table", "options": {"players": 3, "deals": 1}})
+    other.expect("created")
+    on_b.close()
+    other.close()
+
+    # a node started now: a player connected to it sees Paul (on A) online among its friends
+    assert PG and REDIS
+    port_c = free_port()
+    late = start_node(PG, REDIS, port_c, LEASE)
+    try:
+        r = WsPlayer(port_c, "Rita")
+        r.send({"type": "add_friend", "player": p.id})
+        card = r.expect("friend_update")["friend"]
+        assert card["id"] == p.id and card["online"] is True
+        r.close()
+    finally:
+        late.terminate()
+        late.wait(10)
+
+    # Paul floods A (a burst of 200 messages a player): cut off there, then refused by B too
+    for _ in range(300):
+        with contextlib.suppress(Exception):
+            p.send({"type": "friends"})
+    cut = p.expect("error")
+    while cut["code"] != "flooding":
+        cut = p.expect("error")
+    p.close()
+    again = WsPlayer(port_b, "Paul", token=p.token)
+    refused = again.expect("error")
+    assert refused["code"] == "flooding" and refused["retry_after"] > 0
+    again.close()

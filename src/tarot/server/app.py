@@ -26,7 +26,7 @@ from .api import GuardedApi
 from .cluster import Cluster
 from .connection import Connection
 from .headers import SecurityHeaders
-from .hub import LOBBY_PAGE, Hub
+from .hub import LOBBY_PAGE, Hub, TableRefused
 from .origin import cookie, same_origin
 from .relay import RemoteTable
 from .settings import Settings
@@ -82,7 +82,11 @@ async def _handle(conn: Connection, text: str) -> None:
         if refused is not None:
             conn.send(refused)
             return
-        table = await hub.create(conn, msg.options, conn.ws.address)
+        try:
+            table = await hub.create(conn, msg.options, conn.ws.address)
+        except TableRefused as refusal:  # the player's tables on the other nodes count too
+            conn.send(refusal.error)
+            return
         conn.send(p.created(table.id))
     elif isinstance(msg, p.Join):
         found = hub.tables.get(msg.table) or await _remote_table(conn, msg.table)

@@ -121,6 +121,12 @@ class Presence:
                                 self.where_here(player))
         self._tell_watchers(player)
 
+    def announce_all(self) -> None:
+        """Tell the other nodes where every player connected here is (a node that starts asks)."""
+        if self.peers is not None:
+            for player in [pl for pl, conns in self.conns.items() if conns]:
+                self.peers.presence(player, self.names.get(player, ""), True, self.where_here(player))
+
     def changed_elsewhere(self, node: str, player: str, name: str, online: bool, table: str | None) -> None:
         """Another node says where ``player`` is there."""
         there = self.elsewhere.setdefault(player, {})

@@ -23,11 +23,12 @@ from .botpool import BotPool
 from .chat import ChatServices, Room
 from .friends import Presence
 from .game import DealInfo, Etui, ServerGame
-from .limits import FloodLimits, TableQuota
+from .limits import FloodLimits, Refusal, TableQuota
 from .peers import Peers
 from .relay import Relay
 from .seats import Client, Seat
 from .settings import Settings, TableServices
+from .shared_limits import SharedQuota
 from .slowlane import SlowLane
 from .table import EPOCH, Resume, Table
 
@@ -49,6 +50,7 @@ class Hub:
         self.cluster = cluster
         self.relay = None if cluster is None else Relay(self, cluster)
         self.peers = None if cluster is None else Peers(self, cluster)
+        self.shared_quota = None if cluster is None else SharedQuota(cluster)  # over every node
         self.remote_lobby: dict[str, dict[str, Any]] = {}  # other nodes' listed tables, by id
         self._scanner: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()  # (a task nobody holds may be collected)
@@ -98,6 +100,8 @@ class Hub:
                              cluster.key("lobby-changes"): self._remote_lobby_changed,
                              **self.peers.listeners()})
         cluster.on_lease_lost = self._check_ownership
+        self.flood.on_cut_off = self.peers.cut_off
+        self.peers.ask_presence()
         self.remote_lobby = await cluster.lobby_tables()
         for tid in await self.store.run(self.store.restorable_tables):
             if await cluster.own(tid):
@@ -139,7 +143,8 @@ class Hub:
         self.tables[tid] = table
         table.start()
         table.enqueue(None, Resume())
-        self.cluster.publish(self.relay_claims(), orjson.dumps({"t": tid, "n": self.cluster.node}))
+        assert self.relay is not None
+        self.cluster.publish(self.relay.claims_channel, orjson.dumps({"t": tid, "n": self.cluster.node}))
         self.lobby_changed(tid)
         log.info("cluster: node %s resumed table %s (claim %d)", self.cluster.node, tid, epoch)
         return table
@@ -149,10 +154,6 @@ class Hub:
         task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-
-    def relay_claims(self) -> str:
-        assert self.relay is not None
-        return self.relay.claims_channel
 
     async def table_open(self, tid: str | None) -> bool:
         """Is table ``tid`` open here, or (a cluster) at a live process?"""
@@ -216,13 +217,20 @@ class Hub:
         """The error that refuses ``player`` at ``address`` a new table (``TableQuota``), or None."""
         open_tables = [tid for tid, t in self.tables.items() if t.status != "finished"]
         refused = self.quota.refuse(player, address, open_tables)
-        if refused is None:
-            return None
-        extra = {} if refused.retry_after is None else {"retry_after": refused.retry_after}
-        return p.error(refused.reason, "too_many_tables", **extra)
+        return None if refused is None else _quota_error(refused)
 
     async def create(self, client: Client, options: p.TableOptions, address: str = "") -> Table:
+        """A new table hosted by ``client``; ``TableRefused`` if, in a cluster, the player's or
+        the address's tables on every node are already as many as allowed."""
         tid = f"{self.services.chance.getrandbits(48):012x}"
+        if self.shared_quota is not None:
+            try:
+                refused = await self.shared_quota.reserve(tid, client.player_id, address)
+            except Exception as e:  # Redis away: this node's own quota still holds
+                log.warning("cluster: the shared table quota is not reachable: %s", e)
+                refused = None
+            if refused is not None:
+                raise TableRefused(_quota_error(refused))
         table = Table(self.services, tid, options, client.player_id)
         # Its creator sits at it as its host (at the first seat; connected once it joins).
         table.seats[0] = Seat(player_id=client.player_id, name=client.name, account=client.account,
@@ -233,6 +241,19 @@ class Hub:
         table.start()
         self.lobby_changed(tid)
         return table
+
+    def _done_with(self, tid: str) -> None:
+        """Table ``tid`` finished or closed: no longer one of its creator's open tables."""
+        self.quota.forget(tid)
+        if self.shared_quota is not None:
+            self.background(self._forget_shared(self.shared_quota, tid))
+
+    @staticmethod
+    async def _forget_shared(quota: SharedQuota, tid: str) -> None:
+        try:
+            await quota.forget(tid)
+        except Exception as e:  # it stops counting anyway once no live node owns it
+            log.warning("cluster: table %s not forgotten in the shared quota: %s", tid, e)
 
     def _listed(self, table: Table) -> bool:
         return not table.options.private and table.status != "finished"
@@ -272,6 +293,8 @@ class Hub:
                 changed.append(table.render.summary())
             else:
                 removed.append(tid)
+            if table is not None and table.status == "finished":
+                self._done_with(tid)
         if self.cluster is not None:  # the other nodes' lobbies too
             self.background(self._share_lobby(self.cluster, changed, removed))
         if not self.lobby:
@@ -324,7 +347,7 @@ class Hub:
         for table in closing:  # out of reach before the first await: nobody may come to them now
             del self.tables[table.id]
             self._empty_since.pop(table.id, None)
-            self.quota.forget(table.id)
+            self._done_with(table.id)
         for table in closing:
             await table.stop()
             with table.fenced():
@@ -335,6 +358,19 @@ class Hub:
                 log.info("table %s: game abandoned, nobody was there", table.id)
             self.lobby_changed(table.id)
         return [t.id for t in closing]
+
+
+class TableRefused(Exception):
+    """A table the player may not create now: ``error`` says why (``too_many_tables``)."""
+
+    def __init__(self, error: dict[str, Any]) -> None:
+        super().__init__(error["reason"])
+        self.error = error
+
+
+def _quota_error(refused: Refusal) -> dict[str, Any]:
+    extra = {} if refused.retry_after is None else {"retry_after": refused.retry_after}
+    return p.error(refused.reason, "too_many_tables", **extra)
 
 
 def restore_table(services: TableServices, loaded: LoadedTable) -> Table:

@@ -6,7 +6,9 @@ burst; a guest identity is free, so the player's limit alone does not hold eithe
 takes a token from its player's bucket and from its address's bucket (the address has more room:
 a household or a club may share one); an empty bucket cuts its owner off for ``cooldown``
 seconds: every connection of that player or from that address is refused until then, with the
-time left (``retry_after``).
+time left (``retry_after``). In a cluster the buckets are each node's (a round trip to Redis per
+message would cost more than the flood it stops), but a cut-off holds on every node
+(``on_cut_off``, told to the others by ``Peers``).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections import Counter, deque
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -34,10 +36,12 @@ class _Bucket:
 class Buckets:
     """Token buckets by key: ``rate`` tokens a second, at most ``burst``."""
 
-    def __init__(self, rate: float, burst: float, cooldown: float) -> None:
+    def __init__(self, rate: float, burst: float, cooldown: float,
+                 on_block: Callable[[str, float], None] | None = None) -> None:
         self.rate = rate
         self.burst = burst
         self.cooldown = cooldown
+        self.on_block = on_block  # told of each key it cuts off, and for how long
         self._buckets: dict[str, _Bucket] = {}
 
     def wait(self, key: str, now: float) -> float:
@@ -58,9 +62,20 @@ class Buckets:
         b.last = now
         if b.tokens < 1:
             b.blocked_until = now + self.cooldown
+            if self.on_block is not None:
+                self.on_block(key, self.cooldown)
             return self.cooldown
         b.tokens -= 1
         return 0.0
+
+    def block(self, key: str, seconds: float, now: float) -> None:
+        """Cut ``key`` off for ``seconds`` (another node did)."""
+        b = self._buckets.get(key)
+        if b is None:
+            if len(self._buckets) >= MAX_KEYS:
+                self._prune(now)
+            b = self._buckets[key] = _Bucket(self.burst, now)
+        b.blocked_until = max(b.blocked_until, now + seconds)
 
     def _prune(self, now: float) -> None:
         """Room for new keys: the full buckets go, then the oldest down to nine tenths of the
@@ -76,8 +91,19 @@ class FloodLimits:
     """One bucket per player and one per address (``ADDRESS_FACTOR`` times the room)."""
 
     def __init__(self, rate: float, burst: float, cooldown: float) -> None:
-        self.players = Buckets(rate, burst, cooldown)
-        self.addresses = Buckets(rate * ADDRESS_FACTOR, burst * ADDRESS_FACTOR, cooldown)
+        self.players = Buckets(rate, burst, cooldown, lambda key, s: self._blocked("player", key, s))
+        self.addresses = Buckets(rate * ADDRESS_FACTOR, burst * ADDRESS_FACTOR, cooldown,
+                                 lambda key, s: self._blocked("address", key, s))
+        # In a cluster: told of every cut-off made here ("player" or "address", who, seconds).
+        self.on_cut_off: Callable[[str, str, float], None] | None = None
+
+    def _blocked(self, kind: str, key: str, seconds: float) -> None:
+        if self.on_cut_off is not None:
+            self.on_cut_off(kind, key, seconds)
+
+    def cut_off(self, kind: str, key: str, seconds: float) -> None:
+        """Another node cut this player or address off: it is cut off here too."""
+        (self.players if kind == "player" else self.addresses).block(key, seconds, time.monotonic())
 
     def refused(self, player: str, address: str) -> float:
         """Seconds before ``player`` (empty before its hello) or ``address`` may send again;

@@ -1,6 +1,8 @@
 """What the nodes of a cluster tell each other about players (docs/scaling.md): where each one
-is (friends see it online, at its table), a message for a player wherever it is connected (an
-invitation, an event's start), and the lobby's chat lines. Tables are ``relay``'s."""
+is (friends see it online, at its table; a node that starts asks the others who is connected
+to them), a message for a player wherever it is connected (an invitation, an event's start),
+the lobby's chat lines, and the players and addresses cut off for flooding. Tables are
+``relay``'s."""
 
 from __future__ import annotations
 
@@ -24,10 +26,11 @@ class Peers:
         self.presence_channel = cluster.key("presence")
         self.tell_channel = cluster.key("tell")
         self.chat_channel = cluster.key("lobby-chat")
+        self.cut_off_channel = cluster.key("cut-off")
 
     def listeners(self) -> dict[str, Listener]:
         return {self.presence_channel: self._on_presence, self.tell_channel: self._on_tell,
-                self.chat_channel: self._on_chat}
+                self.chat_channel: self._on_chat, self.cut_off_channel: self._on_cut_off}
 
     def _send(self, channel: str, message: dict[str, Any]) -> None:
         self.cluster.publish(channel, orjson.dumps({"node": self.cluster.node} | message))
@@ -41,6 +44,15 @@ class Peers:
     def presence(self, player: str, name: str, online: bool, table: str | None) -> None:
         self._send(self.presence_channel, {"player": player, "name": name, "online": online, "table": table})
 
+    def ask_presence(self) -> None:
+        """This node starts: the others say who is connected to them, so that a friend already
+        online elsewhere shows online here at once, not at its next change."""
+        self._send(self.presence_channel, {"sync": True})
+
+    def cut_off(self, kind: str, key: str, seconds: float) -> None:
+        """A player or an address this node cut off for flooding (``FloodLimits``)."""
+        self._send(self.cut_off_channel, {"kind": kind, "key": key, "seconds": seconds})
+
     def tell(self, player: str, message: dict[str, Any]) -> None:
         self._send(self.tell_channel, {"player": player, "message": message})
 
@@ -51,8 +63,17 @@ class Peers:
 
     def _on_presence(self, _channel: str, data: bytes) -> None:
         m = self._theirs(data)
+        if m is None:
+            return
+        if m.get("sync"):
+            self.hub.presence.announce_all()
+            return
+        self.hub.presence.changed_elsewhere(m["node"], m["player"], m["name"], m["online"], m["table"])
+
+    def _on_cut_off(self, _channel: str, data: bytes) -> None:
+        m = self._theirs(data)
         if m is not None:
-            self.hub.presence.changed_elsewhere(m["node"], m["player"], m["name"], m["online"], m["table"])
+            self.hub.flood.cut_off(m["kind"], m["key"], m["seconds"])
 
     def _on_tell(self, _channel: str, data: bytes) -> None:
         m = self._theirs(data)

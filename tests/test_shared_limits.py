@@ -1,0 +1,60 @@
+"""``SharedQuota`` (the table quota over every node of a cluster) against the machine's real
+Redis (``TAROT_TEST_REDIS_URL``; skipped without it)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+pytest.importorskip("redis")
+
+from cluster_harness import reset_redis
+from tarot.server.cluster import Cluster
+from tarot.server.shared_limits import SharedQuota
+
+REDIS = os.environ.get("TAROT_TEST_REDIS_URL")
+pytestmark = pytest.mark.skipif(not REDIS, reason="needs TAROT_TEST_REDIS_URL")
+PREFIX = "tarot-quota-test:"
+
+
+async def scenario() -> None:
+    assert REDIS
+    cluster = Cluster(REDIS, prefix=PREFIX)
+    r = cluster.redis
+    await r.set(cluster.key("node", "alive"), "alive")
+    quota = SharedQuota(cluster, open_at_once=2, per_minute=3)
+    # two tables open: a third is refused, with no time to wait (close one first)
+    assert await quota.reserve("t1", "ann", "10.0.0.1") is None
+    assert await quota.reserve("t2", "ann", "10.0.0.1") is None
+    refused = await quota.reserve("t3", "ann", "10.0.0.2")
+    assert refused is not None and refused.retry_after is None and "2 open tables" in refused.reason
+    # another player, even from the same address (4 times the room), may
+    assert await quota.reserve("b1", "bob", "10.0.0.1") is None
+    # one of Ann's tables finishes: a new one may be created, then the minute's limit (3) holds
+    await quota.forget("t1")
+    assert await quota.reserve("t3", "ann", "10.0.0.2") is None
+    await quota.forget("t3")
+    refused = await quota.reserve("t4", "ann", "10.0.0.2")
+    assert refused is not None and refused.retry_after is not None and 50 < refused.retry_after <= 60
+    # a table whose node died (its owner's lease gone), past the time to store it, stops counting
+    await r.delete(cluster.key("quota-recent", "p:cid"))
+    assert await quota.reserve("c1", "cid", "") is None
+    assert await quota.reserve("c2", "cid", "") is None
+    await r.set(cluster.key("owner", "c1"), "alive")
+    await r.set(cluster.key("owner", "c2"), "dead")
+    await r.zadd(cluster.key("quota-open", "p:cid"), {"c1": 1, "c2": 1})  # reserved long ago
+    assert await quota.reserve("c3", "cid", "") is None  # c2 does not count any more
+    refused = await quota.reserve("c4", "cid", "")
+    assert refused is not None and "2 open tables" in refused.reason  # c1 (alive) and c3
+    await r.aclose()
+
+
+def test_the_shared_quota_counts_open_tables_and_creations_across_nodes() -> None:
+    assert REDIS
+    reset_redis(REDIS, PREFIX)
+    try:
+        asyncio.run(scenario())
+    finally:
+        reset_redis(REDIS, PREFIX)
