@@ -315,3 +315,33 @@ def test_limits_and_presence_hold_across_nodes(nodes: Nodes) -> None:
     refused = again.expect("error")
     assert refused["code"] == "flooding" and refused["retry_after"] > 0
     again.close()
+
+
+def test_a_relayed_player_catches_up_what_pub_sub_lost(nodes: Nodes) -> None:
+    """Redis drops every node's subscription (pub/sub keeps nothing meanwhile): a change at a
+    table on A made before B listens again still reaches B's player, by a new snapshot."""
+    from redis import Redis
+
+    (port_a, _), (port_b, node_b) = nodes
+    p = WsPlayer(port_a, "Paul")
+    p.send({"type": "create_table", "options": {"players": 3, "deals": 1}})
+    tid = p.expect("created")["table"]
+    x = WsPlayer(port_a, "Xavier")
+    q = WsPlayer(port_b, "Quentin")
+    for client in (p, x, q):
+        client.send({"type": "join", "table": tid})
+        client.expect("snapshot")
+    assert REDIS
+    # B frozen for a moment (well within its lease), its subscription cut meanwhile: what A
+    # says to B before B subscribes again is lost
+    node_b.send_signal(signal.SIGSTOP)
+    try:
+        Redis.from_url(REDIS).client_kill_filter(_type="pubsub")
+        x.send({"type": "sit", "seat": 1})
+        p.until(lambda s: s["table"]["seats"][1]["taken"], timeout=LEASE / 3)
+    finally:
+        node_b.send_signal(signal.SIGCONT)
+    q.until(lambda s: s["table"]["seats"][1]["taken"] and s["table"]["seats"][1]["name"] == "Xavier",
+            timeout=10)
+    for client in (p, x, q):
+        client.close()

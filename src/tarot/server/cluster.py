@@ -90,6 +90,9 @@ class Cluster:
         self._outbox: list[tuple[str, bytes]] = []  # publishes of this loop iteration (``publish``)
         self._sending: asyncio.Task[None] | None = None
         self.on_lease_lost: Callable[[], Awaitable[None]] | None = None
+        # Called when listening works again after failing: pub/sub is at most once, so what the
+        # others published meanwhile is lost and must be caught up (``Hub._caught_up``).
+        self.on_reconnected: Callable[[], None] | None = None
 
     def key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -144,6 +147,7 @@ class Cluster:
                     await self.on_lease_lost()
 
     async def _listen(self) -> None:
+        failed = False
         while True:
             try:
                 msg = await self._pubsub.get_message(timeout=1.0)
@@ -151,8 +155,14 @@ class Cluster:
                 raise
             except Exception as e:
                 log.warning("cluster: listening failed: %s", e)
+                failed = True
                 await asyncio.sleep(0.5)
                 continue
+            if failed:  # subscribed again (redis-py does it as it reconnects)
+                failed = False
+                log.info("cluster: listening again; catching up what was missed")
+                if self.on_reconnected is not None:
+                    self.on_reconnected()
             if msg is None:
                 continue
             channel = _text(msg["channel"])

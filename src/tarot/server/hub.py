@@ -101,12 +101,34 @@ class Hub:
                              **self.peers.listeners()})
         cluster.on_lease_lost = self._check_ownership
         self.flood.on_cut_off = self.peers.cut_off
+        cluster.on_reconnected = self._caught_up
         self.peers.ask_presence()
         self.remote_lobby = await cluster.lobby_tables()
         for tid in await self.store.run(self.store.restorable_tables):
             if await cluster.own(tid):
                 await self.adopt(tid)
         self._scanner = asyncio.create_task(self._claim_orphans_forever(cluster), name="hub-claims")
+
+    def _caught_up(self) -> None:
+        """Listening to Redis again after losing it: what the other nodes said meanwhile is
+        asked again (pub/sub keeps nothing): the snapshots of the remote tables this node's
+        players are at, who is online elsewhere, and the other nodes' lobby."""
+        assert self.relay is not None and self.peers is not None
+        self.relay.resync()
+        self.peers.ask_presence()
+        self.background(self._reload_remote_lobby())
+
+    async def _reload_remote_lobby(self) -> None:
+        assert self.cluster is not None
+        try:
+            self.remote_lobby = await self.cluster.lobby_tables()
+        except Exception as e:  # still away: the next changes fill it in
+            log.warning("cluster: the shared lobby is not readable: %s", e)
+            return
+        if self.lobby:
+            text = p.encode(self.lobby_state()).decode()
+            for c in list(self.lobby):
+                c.send_text(text)
 
     async def _claim_orphans_forever(self, cluster: Cluster) -> None:
         """Every third of a lease: claim the tables of the nodes whose lease is gone."""

@@ -5,7 +5,9 @@ On the player's node the connection's table is a ``RemoteTable``; on the owner's
 player is a ``RemoteClient``, which the table treats like any connection. A message is a JSON
 header and, after a newline, the client's or the table's message as it is (never re-encoded).
 When a table changes owner (a node died), the nodes hear it on the ``claims`` channel and the
-connections at that table join it again at its new owner: the players do nothing.
+connections at that table join it again at its new owner: the players do nothing. Redis's
+pub/sub keeps nothing for a node that is not listening: when a node listens again after losing
+Redis, its connections at remote tables join them again (``resync``) and get a snapshot.
 """
 
 from __future__ import annotations
@@ -128,6 +130,14 @@ class Relay:
             if isinstance(client, Connection) and client.table is table and not client.closed:
                 remote = client.table = self.join(client, table.id, owner)
                 self.forward(client, remote, p.Join(type="join", table=table.id))
+
+    def resync(self) -> None:
+        """After messages may have been lost (``Cluster.on_reconnected``): each connection here
+        at a remote table joins it again, and the owner answers with a snapshot."""
+        for conn in list(self.connections.values()):
+            table = conn.table
+            if isinstance(table, RemoteTable) and not conn.closed:
+                self.forward(conn, table, p.Join(type="join", table=table.id))
 
     def claimed(self, tid: str, node: str) -> None:
         """Table ``tid`` has a new owner: this node's connections at it join it there (and if
