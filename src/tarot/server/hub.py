@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tarot.server")
 LOBBY_PAGE = 50  # tables per lobby message and per page of /api/tables
+ADOPTING = 16  # tables resumed at once after their node died (``Hub._adopt_all``)
 
 
 class Hub:
@@ -104,9 +105,8 @@ class Hub:
         cluster.on_reconnected = self._caught_up
         self.peers.ask_presence()
         self.remote_lobby = await cluster.lobby_tables()
-        for tid in await self.store.run(self.store.restorable_tables):
-            if await cluster.own(tid):
-                await self.adopt(tid)
+        await self._adopt_all([tid for tid in await self.store.run(self.store.restorable_tables)
+                               if await cluster.own(tid)])
         self._scanner = asyncio.create_task(self._claim_orphans_forever(cluster), name="hub-claims")
 
     def _caught_up(self) -> None:
@@ -143,11 +143,25 @@ class Hub:
                 for node in {n for there in self.presence.elsewhere.values() for n in there} - alive:
                     self.presence.forget_node(node)
                 random.shuffle(orphans)  # the survivors share them out
-                for tid in orphans:
-                    if tid not in self.tables and await cluster.own(tid):
-                        await self.adopt(tid)
+                await self._adopt_all([tid for tid in orphans
+                                       if tid not in self.tables and await cluster.own(tid)])
             except Exception:  # Redis or the database away: try again at the next round
                 log.exception("cluster: claiming orphaned tables failed")
+
+    async def _adopt_all(self, tids: list[str]) -> None:
+        """Resume the tables just claimed, ``ADOPTING`` at a time: one after another, a dead
+        node's hundred tables took seconds of round trips to the database; together their
+        writes share commits (the store's group commit)."""
+        gate = asyncio.Semaphore(ADOPTING)
+
+        async def one(tid: str) -> None:
+            async with gate:
+                try:
+                    await self.adopt(tid)
+                except Exception:  # one table that cannot be loaded must not stop the others
+                    log.exception("cluster: cannot resume table %s", tid)
+
+        await asyncio.gather(*(one(tid) for tid in tids))
 
     async def adopt(self, tid: str) -> Table | None:
         """Table ``tid``, just claimed in Redis: its next owner epoch in the database (which
