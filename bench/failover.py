@@ -91,7 +91,8 @@ class Seat:
             self.table.seen(msg)
         elif msg["type"] == "error":
             where = f"table {self.table.number} seat {self.seat}"
-            self.errors.append(f"{where} (v{self.version}): {msg.get('code')}: {msg.get('reason')} {msg.get('why', '')}")
+            why = f"{msg.get('code')}: {msg.get('reason')} {msg.get('why', '')}"
+            self.errors.append(f"{where} (v{self.version}): {why}")
 
     async def join(self) -> None:
         while True:

@@ -244,3 +244,24 @@ def test_flood_buckets_stay_bounded_under_many_identities(monkeypatch: pytest.Mo
     for i in range(100):
         assert buckets.take(f"guest{i}", now=0.0) == 0.0
     assert len(buckets._buckets) <= 10 and "guest99" in buckets._buckets
+
+
+def test_a_message_that_fails_unexpectedly_answers_internal_and_keeps_the_connection(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The database or Redis away while a message is handled: that message gets an
+    ``internal`` error, the player stays connected and its next message is answered."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        a = Player(client, "A")
+
+        async def away(*_: object) -> None:
+            raise ConnectionError("the store is not reachable")
+
+        monkeypatch.setattr(hub.presence, "handle", away)
+        a.send({"type": "friends"})
+        failed = a.expect("error")
+        assert failed["code"] == "internal" and "Traceback" not in failed["reason"]
+        monkeypatch.undo()
+        a.send({"type": "friends"})
+        assert a.expect("friends")["friends"] == []
+        a.close()

@@ -39,6 +39,16 @@ STATIC = Path(__file__).parent / "static"
 GC_THRESHOLDS = (50_000, 20, 100)  # Python's defaults are (700, 10, 10)
 
 
+async def _handle_safely(conn: Connection, text: str) -> None:
+    """``_handle``, and if it fails unexpectedly (the database or Redis away), an ``internal``
+    error for this message: the player stays connected, its next message may succeed."""
+    try:
+        await _handle(conn, text)
+    except Exception:
+        log.exception("a message of %s failed", conn.player_id or "a connection")
+        conn.send(p.error("the server could not do this now: try again", "internal"))
+
+
 async def _handle(conn: Connection, text: str) -> None:
     hub = conn.hub
     if len(text.encode()) > p.MAX_MESSAGE_BYTES:
@@ -269,7 +279,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
                     break
                 wait = hub.flood.take(conn.player_id, ws.address)
                 if not wait:
-                    await _handle(conn, text)
+                    await _handle_safely(conn, text)
             if wait:
                 _cut_off(conn, wait)
         finally:

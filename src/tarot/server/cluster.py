@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import orjson
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 log = logging.getLogger("tarot.server")
 
@@ -57,6 +57,9 @@ end
 return 1
 """
 
+REDIS_CONNECTIONS = 64  # a node's connections to Redis at most (besides its subscription)
+REDIS_WAIT = 10.0  # seconds a command waits for one of them before it fails
+
 Listener = Callable[[str, bytes], None]
 # Between the messages of one channel sent together: ASCII's record separator, which JSON text
 # (every message here is JSON, or JSON lines) never holds unescaped.
@@ -80,7 +83,10 @@ class Cluster:
         self.node = new_node_id()
         self.lease = lease  # seconds a node's tables wait after it stops renewing
         self.prefix = prefix
-        self.redis: Redis = Redis.from_url(url)
+        # A pool that waits for a free connection: redis-py's default one raises at its 100th
+        # (400 players reconnecting at once after a node died did that).
+        self.redis: Redis = Redis(connection_pool=BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_WAIT))
         self._claim = self.redis.register_script(_CLAIM)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)

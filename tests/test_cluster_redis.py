@@ -1,5 +1,6 @@
-"""``SharedQuota`` (the table quota over every node of a cluster) against the machine's real
-Redis (``TAROT_TEST_REDIS_URL``; skipped without it)."""
+"""A node's Redis side against the machine's real Redis (``TAROT_TEST_REDIS_URL``; skipped
+without it): ``SharedQuota`` (the table quota over every node of a cluster), and the
+connection pool under a crowd."""
 
 from __future__ import annotations
 
@@ -58,3 +59,19 @@ def test_the_shared_quota_counts_open_tables_and_creations_across_nodes() -> Non
         asyncio.run(scenario())
     finally:
         reset_redis(REDIS, PREFIX)
+
+
+def test_hundreds_of_commands_at_once_wait_for_a_connection() -> None:
+    """400 players reconnecting at once after a node died each asked Redis who owns their
+    table: redis-py's default pool raised "Too many connections" at the 101st, and the
+    players were cut off. The node's pool waits for a free connection instead."""
+    assert REDIS
+
+    async def crowd() -> list[str | None]:
+        cluster = Cluster(REDIS, prefix=PREFIX)
+        try:
+            return await asyncio.gather(*(cluster.owner_of(f"t{i}") for i in range(400)))
+        finally:
+            await cluster.redis.aclose()
+
+    assert asyncio.run(crowd()) == [None] * 400
