@@ -1,0 +1,50 @@
+"""Plug-ins for the duplicate arena: the heuristic bot plus one decision by simulation each
+(issue 19), to measure that decision alone against the heuristic:
+
+    PYTHONPATH=. tarot arena --players 4 --deals 300 --candidate bench.sim_decisions:SimEcart \\
+        --baseline heuristic --seed 1 --jobs 1
+
+They bid and play their cards as the heuristic does (``HeuristicBot``), and make only the named
+decision as ``SearchBot`` does, at ``THINK`` seconds (the arena's ``--think`` goes to the bot
+named "search" only).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tarot.bots.heuristic import HeuristicBot
+from tarot.bots.knowledge import Knowledge
+from tarot.bots.search import SearchBot
+from tarot.engine import Bid, View
+
+THINK = 0.1
+
+
+class _HeuristicBut(SearchBot):
+    name = "heuristic-but"
+
+    def __init__(self, seed: int | None = None, think: float = THINK, **options: Any) -> None:
+        super().__init__(seed, think=think, **options)
+
+    def bid(self, view: View) -> Bid:
+        return HeuristicBot.bid(self, view)
+
+    def card(self, view: View, k: Knowledge, legal: int) -> int:
+        return HeuristicBot.card(self, view, k, legal)
+
+
+class SimEcart(_HeuristicBut):
+    simulated = frozenset({"ecart"})
+
+
+class SimCall(_HeuristicBut):
+    simulated = frozenset({"call"})
+
+
+class SimPoignee(_HeuristicBut):
+    simulated = frozenset({"poignee"})
+
+
+class SimChelem(_HeuristicBut):
+    simulated = frozenset({"chelem"})
