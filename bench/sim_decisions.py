@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from tarot.bots.call_search import choose_call
+from tarot.bots.ecart_search import choose_ecart
 from tarot.bots.heuristic import HeuristicBot
 from tarot.bots.knowledge import Knowledge
 from tarot.bots.search import SearchBot
-from tarot.engine import Bid, View
+from tarot.engine import CARDS, Action, Bid, Call, Ecart, View
+from tarot.engine.cards import cards_of
 
 THINK = 0.1
 
@@ -48,3 +51,41 @@ class SimPoignee(_HeuristicBut):
 
 class SimChelem(_HeuristicBut):
     simulated = frozenset({"chelem"})
+
+
+class _WithZ(_HeuristicBut):
+    """A variant of the switching threshold: another candidate must beat the heuristic's choice
+    by ``z`` standard errors (``opening.Estimates.best_over``)."""
+
+    z = 1.0
+
+    def act(self, view: View) -> Action:
+        if view.ecart_options is not None and "ecart" in self.simulated:
+            ecart = choose_ecart(view, self.rng, self._opening_budget(), self.z)
+            if ecart is not None:
+                return Ecart(view.seat, cards_of(ecart))
+        if view.phase == "call" and "call" in self.simulated:
+            card = choose_call(view, self.rng, self._opening_budget(), self.z)
+            if card is not None:
+                return Call(view.seat, CARDS[card])
+        return super().act(view)
+
+
+class SimCallZ0(_WithZ):
+    simulated = frozenset({"call"})
+    z = 0.0
+
+
+class SimCallZ2(_WithZ):
+    simulated = frozenset({"call"})
+    z = 2.0
+
+
+class SimEcartZ0(_WithZ):
+    simulated = frozenset({"ecart"})
+    z = 0.0
+
+
+class SimEcartZ2(_WithZ):
+    simulated = frozenset({"ecart"})
+    z = 2.0

@@ -39,7 +39,7 @@ def estimate_calls(view: View, candidates: list[int], rng: random.Random, budget
     return Estimates(scores)
 
 
-def choose_call(view: View, rng: random.Random, budget: Budget) -> int | None:
+def choose_call(view: View, rng: random.Random, budget: Budget, z: float = Z) -> int | None:
     """The card to call, or None when too few consistent worlds were found."""
     candidates = [int(a.card) for a in view.legal if isinstance(a, Call)]
     heuristic = call_choice(view.hand.mask, candidates)
@@ -50,4 +50,4 @@ def choose_call(view: View, rng: random.Random, budget: Budget) -> int | None:
     estimates = estimate_calls(view, candidates, rng, budget)
     if estimates.worlds < MIN_WORLDS:
         return None
-    return estimates.best_over(heuristic, Z)
+    return estimates.best_over(heuristic, z)

@@ -82,7 +82,7 @@ def estimate_ecarts(view: View, candidates: list[int], rng: random.Random, budge
     return Estimates(scores)
 
 
-def choose_ecart(view: View, rng: random.Random, budget: Budget) -> int | None:
+def choose_ecart(view: View, rng: random.Random, budget: Budget, z: float = Z) -> int | None:
     """The écart (a mask) to discard, or None when too few consistent worlds were found."""
     options = view.ecart_options
     assert options is not None
@@ -92,4 +92,4 @@ def choose_ecart(view: View, rng: random.Random, budget: Budget) -> int | None:
     estimates = estimate_ecarts(view, candidates, rng, budget)
     if estimates.worlds < MIN_WORLDS:
         return None
-    return estimates.best_over(candidates[0], Z)
+    return estimates.best_over(candidates[0], z)

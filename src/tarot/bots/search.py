@@ -6,8 +6,12 @@ playout (``rollout``); the card with the best mean score for its seat wins. The 
 every card (common random numbers), so differences between cards are measured, not noise.
 
 Bids are chosen by simulation too (``bidding``): each legal bid is scored by playing sampled
-whole deals out under the contract it leads to. The call, the écart, the chelem and poignées come
-from the heuristic bot.
+whole deals out under the contract it leads to. So are the decisions before the first card
+(``simulated``), each kept because the duplicate arena measured a gain (docs/bots.md): the
+écart (``ecart_search``: a few candidates in the same worlds) and the 5-player call
+(``call_search``), on the bidding's budget; the chelem and the poignée (``announce_search``), on
+the card search's. Each falls back to the heuristic's choice when too few consistent worlds
+are found, and the card play's details (which trumps a poignée shows) stay the heuristic's.
 
 Each world's playouts run on a ``playout.Board``: the native kernel when it was built, else the
 pure-Python reference; both play the same cards, so the choices do not depend on which.
