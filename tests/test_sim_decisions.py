@@ -85,7 +85,21 @@ def heuristic_until(phase_done: Callable[[Deal], bool]) -> Prelude:
 
 
 def bot(playouts: int = 300) -> SearchBot:
-    return SearchBot(seed=7, playouts=playouts, think=30.0)
+    """A search bot making every decision before the first card by simulation."""
+    search = SearchBot(seed=7, playouts=playouts, think=30.0)
+    search.simulated = ALL
+    return search
+
+
+ALL = frozenset({"ecart", "call", "poignee", "chelem"})
+
+
+def test_the_search_bot_keeps_what_the_arena_measured_a_gain_for() -> None:
+    assert SearchBot.simulated == {"ecart", "poignee"}
+    deal = deal_of(4, 2, CHELEM_HAND[4])
+    take(Contract.GARDE_SANS)(deal)
+    plain = SearchBot(seed=7, playouts=300, think=30.0)
+    assert plain.act(deal.view(0)) == Chelem(0, False)  # the heuristic's: not certain
 
 
 def check_view_only(deal: Deal, prelude: Prelude, seat: int, others: list[int], with_chien: bool,

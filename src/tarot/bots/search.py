@@ -7,11 +7,12 @@ every card (common random numbers), so differences between cards are measured, n
 
 Bids are chosen by simulation too (``bidding``): each legal bid is scored by playing sampled
 whole deals out under the contract it leads to. So are the decisions before the first card
-(``simulated``), each kept because the duplicate arena measured a gain (docs/bots.md): the
-écart (``ecart_search``: a few candidates in the same worlds) and the 5-player call
-(``call_search``), on the bidding's budget; the chelem and the poignée (``announce_search``), on
-the card search's. Each falls back to the heuristic's choice when too few consistent worlds
-are found, and the card play's details (which trumps a poignée shows) stay the heuristic's.
+(``simulated``) that the duplicate arena measured a gain for (docs/bots.md): the écart
+(``ecart_search``: a few candidates played out in the same worlds, on the bidding's budget) and
+the poignée (``announce_search``, on the card search's). The 5-player call (``call_search``) and
+the chelem (``announce_search``) work the same way but measured no gain, so they stay the
+heuristic's unless named in ``simulated``. Each falls back to the heuristic's choice when too few
+consistent worlds are found; which trumps a poignée shows stays the heuristic's.
 
 Each world's playouts run on a ``playout.Board``: the native kernel when it was built, else the
 pure-Python reference; both play the same cards, so the choices do not depend on which.
@@ -52,8 +53,9 @@ class SearchBot(HeuristicBot):
     """Bids and card play by sampling worlds and playing them out; the heuristic's écart."""
 
     name = "search"
-    # The decisions before the first card made by simulation (the rest: the heuristic's).
-    simulated: frozenset[str] = frozenset({"ecart", "call", "poignee", "chelem"})
+    # The decisions before the first card made by simulation (the rest: the heuristic's). The
+    # call ("call") and the chelem ("chelem") can be too, but measured no gain (docs/bots.md).
+    simulated: frozenset[str] = frozenset({"ecart", "poignee"})
 
     def __init__(self, seed: int | None = None, think: float = 0.5, playouts: int | None = None,
                  **options: Any) -> None:
