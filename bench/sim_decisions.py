@@ -89,3 +89,9 @@ class SimEcartZ0(_WithZ):
 class SimEcartZ2(_WithZ):
     simulated = frozenset({"ecart"})
     z = 2.0
+
+
+class SimKept(_HeuristicBut):
+    """The decisions ``SearchBot`` keeps, together."""
+
+    simulated = SearchBot.simulated
