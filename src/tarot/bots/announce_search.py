@@ -33,6 +33,10 @@ from .sampler import draw_world
 
 PROBE_WORLDS = 8  # chelem: worlds played first; no chelem made in any, and the search stops there
 POIGNEE_MARGIN_POINTS = 0.0  # the seat's mean gain from the prime must exceed this to show
+# The poignée needs only the sign of a win rate, and its worlds (mostly drawing and replaying) run
+# slower than the calibration's mix of worlds and playouts says: enough worlds to stay within the
+# think time (some 0.04 s at 0.1 s, 2026-11-26, shared machine).
+POIGNEE_WORLDS = 150
 
 
 @dataclass(frozen=True)
@@ -120,6 +124,8 @@ def poignee_gain(view: View, count: int, rng: random.Random, budget: CardBudget)
         with_it = tuple(sorted((*shown, count)))
         total += _score(world, packed, seat, with_it) - _score(world, packed, seat, shown)
         worlds += 1
+        if worlds == POIGNEE_WORLDS:
+            break
     return total / max(worlds, 1), worlds
 
 
