@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tarot.bots.announce_search import poignee_gain
+from tarot.bots.announce_search import POIGNEE_WORLDS, poignee_gain
 from tarot.bots.ecart_search import ecart_candidates
 from tarot.bots.evaluation import ecart_choice
 from tarot.bots.heuristic import HeuristicBot
@@ -312,4 +312,6 @@ def test_the_prime_follows_the_side_that_wins() -> None:
 
     gain, worlds = poignee_gain(view, 10, random.Random(1), CardBudget(100, 0.0, float("inf")))
     assert worlds >= 50 and gain < 0
+    _, worlds = poignee_gain(view, 10, random.Random(1), CardBudget(10_000, 0.0, float("inf")))
+    assert worlds == POIGNEE_WORLDS  # a sign needs no more: the decision stays within its time
     assert not isinstance(bot().act(view), Poignee)
