@@ -221,9 +221,8 @@ def test_the_simulated_call_is_legal_seeded_and_sees_only_the_view() -> None:
     assert len(calls) >= 2
 
 
-def test_a_call_the_playouts_prefer() -> None:
-    """KS: a self-call (the taker holds it) means playing alone; with a weak hand the heuristic
-    avoids it and the simulation confirms: never call one's own king with this hand."""
+def test_the_simulated_call_avoids_playing_alone_with_a_weak_hand() -> None:
+    """Calling KS, which the taker holds, means playing alone: the playouts say not to."""
     deal = deal_of(5, 1, "KS 2S 3S 4H 5H 6D 7D 8C T3 T5 T8 T11 T14 T16 T19")
     take(Contract.PRISE)(deal)
     action = bot().act(deal.view(0))

@@ -50,7 +50,8 @@ MIN_WORLDS = 4  # below this many consistent worlds, trust the heuristic instead
 
 
 class SearchBot(HeuristicBot):
-    """Bids and card play by sampling worlds and playing them out; the heuristic's écart."""
+    """Bids, the écart, the poignée and card play by sampling worlds and playing them out; the
+    heuristic's call and chelem."""
 
     name = "search"
     # The decisions before the first card made by simulation (the rest: the heuristic's). The
