@@ -6,8 +6,13 @@ playout (``rollout``); the card with the best mean score for its seat wins. The 
 every card (common random numbers), so differences between cards are measured, not noise.
 
 Bids are chosen by simulation too (``bidding``): each legal bid is scored by playing sampled
-whole deals out under the contract it leads to. The call, the écart, the chelem and poignées come
-from the heuristic bot.
+whole deals out under the contract it leads to. So are the decisions before the first card
+(``simulated``) that the duplicate arena measured a gain for (docs/bots.md): the écart
+(``ecart_search``: a few candidates played out in the same worlds, on the bidding's budget) and
+the poignée (``announce_search``, on the card search's). The 5-player call (``call_search``) and
+the chelem (``announce_search``) work the same way but measured no gain, so they stay the
+heuristic's unless named in ``simulated``. Each falls back to the heuristic's choice when too few
+consistent worlds are found; which trumps a poignée shows stays the heuristic's.
 
 Each world's playouts run on a ``playout.Board``: the native kernel when it was built, else the
 pure-Python reference; both play the same cards, so the choices do not depend on which.
@@ -26,11 +31,16 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tarot.engine import Bid, View
+from tarot.engine import Action, Bid, Call, Chelem, Ecart, Poignee, View
+from tarot.engine.cards import CARDS, cards_of
 
+from .announce_search import CardBudget, choose_chelem, choose_poignee
 from .bidding import BidCosts, choose_bid
+from .call_search import choose_call
+from .ecart_search import choose_ecart
 from .heuristic import HeuristicBot
 from .knowledge import Knowledge
+from .opening import Budget
 from .playout import Board, score_args, score_of
 from .sampler import draw_world
 
@@ -40,9 +50,13 @@ MIN_WORLDS = 4  # below this many consistent worlds, trust the heuristic instead
 
 
 class SearchBot(HeuristicBot):
-    """Bids and card play by sampling worlds and playing them out; the heuristic's écart."""
+    """Bids, the écart, the poignée and card play by sampling worlds and playing them out; the
+    heuristic's call and chelem."""
 
     name = "search"
+    # The decisions before the first card made by simulation (the rest: the heuristic's). The
+    # call ("call") and the chelem ("chelem") can be too, but measured no gain (docs/bots.md).
+    simulated: frozenset[str] = frozenset({"ecart", "poignee"})
 
     def __init__(self, seed: int | None = None, think: float = 0.5, playouts: int | None = None,
                  **options: Any) -> None:
@@ -62,6 +76,36 @@ class SearchBot(HeuristicBot):
             self.bid_budget = max(1.0, SHARE * think / measured.bid_unit_seconds)
             self.world_cost = measured.world
             self.bid_costs = BidCosts(measured.hand, measured.deal)
+
+    def act(self, view: View) -> Action:
+        seat = view.seat
+        if view.ecart_options is not None and "ecart" in self.simulated:
+            ecart = choose_ecart(view, self.rng, self._opening_budget())
+            if ecart is not None:
+                return Ecart(seat, cards_of(ecart))
+        elif view.phase == "call" and "call" in self.simulated:
+            card = choose_call(view, self.rng, self._opening_budget())
+            if card is not None:
+                return Call(seat, CARDS[card])
+        elif view.phase == "announce" and "chelem" in self.simulated:
+            announce = choose_chelem(view, self.rng, self._card_budget())
+            if announce is not None:
+                return Chelem(seat, announce)
+        return super().act(view)
+
+    def poignee(self, view: View) -> Poignee | None:
+        if view.poignee_options is None or "poignee" not in self.simulated:
+            return super().poignee(view)
+        shown = choose_poignee(view, self.rng, self._card_budget())
+        return super().poignee(view) if shown is False else shown
+
+    def _opening_budget(self) -> Budget:
+        """The bidding's budget, for the call and the écart (whole deals played out)."""
+        return Budget(self.bid_budget, time.perf_counter() + GUARD * self.think, self.bid_costs)
+
+    def _card_budget(self) -> CardBudget:
+        """The card search's budget, for the announces (worlds drawn from the view)."""
+        return CardBudget(self.playouts, self.world_cost, time.perf_counter() + GUARD * self.think)
 
     def bid(self, view: View) -> Bid:
         choice = choose_bid(view, self.rng, self.bid_budget, time.perf_counter() + GUARD * self.think,

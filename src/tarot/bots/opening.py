@@ -1,0 +1,163 @@
+"""Worlds for the taker's decisions between the bidding and the first card (the 5-player call,
+the écart), and the play-out that scores one choice in one world.
+
+At the call or the écart the taker knows its dealt hand, the bids and, at the écart, the chien.
+``sample_opening`` deals the other hands (and the hidden chien, at the call) uniformly among those
+consistent with that: no petit sec (R6) and each other bidder's hand one the heuristic bidder would
+have bid the same way with (``bidding.bid_evidence``), by rejection, as the bidding search does.
+``first_card`` sets such a world at its first card with the call and the écart given (the
+heuristic's for whichever is not), and ``taker_score`` plays it out with the fast policy.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from tarot.engine import Contract, Deal, Phase, View
+from tarot.engine.cards import CARDS, EXCUSE_BIT, TRUMPS, cards_of
+from tarot.engine.rules import variant
+
+from .bidding import ATTACK_CORRECTION, DRAWS_PER_WORLD, BidCosts, bid_evidence
+from .evaluation import THRESHOLDS, call_choice, ecart_choice, hand_points
+from .playout import Board, score_args, score_of
+from .rollout import POIGNEE_MARGIN
+
+ATTACK = 0  # ``Deal.side`` of the attack
+MIN_WORLDS = 8  # below this many consistent worlds, the heuristic decides instead
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The work a decision may do, in the bidding search's units (``calibrate``): ``units`` in
+    all, a drawn hand and a whole deal at ``costs``; ``deadline`` (``time.perf_counter``) stops
+    it on a machine much slower than at the calibration."""
+
+    units: float
+    deadline: float
+    costs: BidCosts = BidCosts()  # noqa: RUF009  # frozen: shared safely
+
+
+def sample_opening(view: View, rng: random.Random,
+                   draws: int = DRAWS_PER_WORLD) -> tuple[list[int] | None, int]:
+    """Every hand as dealt plus, last, the chien, for the taker at the call or the écart:
+    ``(hands + [chien], hands drawn)``, or ``(None, hands drawn)`` when ``draws`` run out."""
+    n = view.players
+    size = variant(n).hand_size
+    chien = view.chien.mask if view.chien is not None else 0
+    mine = view.hand.mask & ~chien  # the chien is in the hand at the écart
+    pool = [c for c in range(78) if not (mine | chien) >> c & 1]
+    tests = [(seat, test) for seat, test in bid_evidence(view) if seat != view.seat]
+    untested = [s for s in range(n) if s != view.seat and all(s != seat for seat, _ in tests)]
+    used = 0
+    while used < draws:
+        hands = [0] * n
+        hands[view.seat] = mine
+        rest = pool
+        for seat, test in tests:
+            used += 1
+            hand = sum(1 << c for c in rng.sample(rest, size))
+            if _petit_sec(hand) or not test(hand):
+                break
+            hands[seat] = hand
+            rest = [c for c in rest if not hand >> c & 1]
+        else:
+            used += 1
+            rest = rest[:]
+            rng.shuffle(rest)
+            for i, seat in enumerate(untested):
+                hands[seat] = sum(1 << c for c in rest[i * size:(i + 1) * size])
+            if any(_petit_sec(hands[s]) for s in untested):
+                continue
+            hidden_chien = sum(1 << c for c in rest[len(untested) * size:])
+            return hands + [chien or hidden_chien], used
+    return None, used
+
+
+def _petit_sec(hand: int) -> bool:
+    return hand & (TRUMPS | EXCUSE_BIT) == 1 << 56
+
+
+def world_of(view: View, dealt: list[int]) -> Deal:
+    """The deal of ``sample_opening``'s cards, in its bidding (consistent: no checks needed)."""
+    world = Deal.__new__(Deal)
+    world._setup(variant(view.players), view.dealer, dealt[:-1], dealt[-1])
+    return world
+
+
+def first_card(world: Deal, taker: int, contract: Contract, called: int | None = None,
+               ecart: int | None = None) -> Deal:
+    """A copy of ``world`` (in its bidding) at its first card with ``taker`` at ``contract``,
+    calling ``called`` and discarding ``ecart``; the heuristic's call, écart and poignée where not
+    given, no chelem announced (as ``rollout.start_play``)."""
+    deal = world.copy()
+    n = deal.players
+    deal.high_bid = deal.contract = contract
+    deal.taker = taker
+    deal.side[taker] = ATTACK
+    if deal.variant.calls_card:
+        if called is None:
+            called = call_choice(deal.hands[taker], cards_of(deal.callable_mask()))
+        deal.called = CARDS[called]
+        for seat in range(n):
+            if seat != taker and deal.hands[seat] >> called & 1:
+                deal.partner = seat
+                deal.side[seat] = ATTACK
+    if contract.chien_shown:
+        deal.hands[taker] |= deal.chien
+        if ecart is None:
+            deal.phase = Phase.ECART
+            options = deal.ecart_options()
+            assert options is not None
+            ecart = ecart_choice(deal.hands[taker], options.size, options.allowed_mask,
+                                 options.trumps_needed)
+        deal.hands[taker] &= ~ecart
+        deal.ecart = ecart
+        deal.ecart_trumps = ecart & TRUMPS
+    hand = deal.hands[taker]
+    shown = (hand & (TRUMPS | EXCUSE_BIT) | deal.ecart_trumps).bit_count()
+    sizes = [t for t in deal.variant.poignee_thresholds if t <= shown]
+    if sizes and hand_points(hand) >= THRESHOLDS[n][min(contract, Contract.GARDE) - 1] + POIGNEE_MARGIN:
+        deal.poignees[taker] = sum(1 << c for c in range(56, 56 + sizes[-1]))  # only the count scores
+    deal.phase = Phase.PLAY
+    deal.turn = deal.leader
+    deal._legal = -1
+    return deal
+
+
+def taker_score(deal: Deal) -> int:
+    """The taker's score when ``deal`` (at its first card) is played out by the fast policy, the
+    attack's points corrected as in the bidding search (``ATTACK_CORRECTION``)."""
+    assert deal.taker is not None
+    packed = Board(deal).play_out()
+    return score_of(packed, *score_args(deal), ATTACK_CORRECTION[deal.players])[deal.taker]
+
+
+@dataclass(frozen=True)
+class Estimates:
+    """Each candidate's scores for the seat, one per world, in the same worlds (paired)."""
+
+    scores: dict[int, list[int]]
+
+    @property
+    def worlds(self) -> int:
+        return min((len(s) for s in self.scores.values()), default=0)
+
+    def mean(self, choice: int) -> float:
+        s = self.scores[choice]
+        return sum(s) / max(len(s), 1)
+
+    def best_over(self, default: int, z: float) -> int:
+        """The candidate with the best mean if it beats ``default`` by more than ``z`` standard
+        errors of their paired differences, else ``default``: picking the best of several noisy
+        means favours luck, so a change must show itself."""
+        best = max(self.scores, key=lambda c: (self.mean(c), c == default))
+        if best == default:
+            return default
+        diffs = [a - b for a, b in zip(self.scores[best], self.scores[default], strict=True)]
+        k = len(diffs)
+        if k < 2:
+            return default
+        mean = sum(diffs) / k
+        var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
+        return best if mean > z * (var / k) ** 0.5 else default
