@@ -21,7 +21,7 @@ from itertools import combinations
 from tarot.engine import View
 from tarot.engine.cards import HALF_POINTS, SUIT_MASKS, TRUMPS, cards_of
 
-from .evaluation import _discard_value, _ecart_score, ecart_choice  # the heuristic's own scales
+from .evaluation import discard_value, ecart_score, ecart_choice  # the heuristic's own scales
 from .opening import MIN_WORLDS, Budget, Estimates, first_card, sample_opening, taker_score, world_of
 
 MAX_CANDIDATES = 6  # the best by the heuristic's own score: the budget buys more worlds for them
@@ -39,7 +39,7 @@ def ecart_candidates(hand: int, size: int, allowed: int, trumps_needed: int) -> 
         return list(dict.fromkeys([heuristic, *options]))
     by_suit = [allowed & SUIT_MASKS[s] for s in range(4)]
     orders = (
-        lambda c: (-_discard_value(hand, c), c),  # the heuristic's
+        lambda c: (-discard_value(hand, c), c),  # the heuristic's
         lambda c: (-HALF_POINTS[c], (hand & SUIT_MASKS[c // 14]).bit_count(), c),  # points first
         lambda c: ((hand & SUIT_MASKS[c // 14]).bit_count(), c),  # small cards of short suits
     )
@@ -58,7 +58,7 @@ def ecart_candidates(hand: int, size: int, allowed: int, trumps_needed: int) -> 
                 if mask.bit_count() == size:
                     found.add(mask)
     found.discard(heuristic)
-    ranked = sorted(found, key=lambda m: (-_ecart_score(hand, m), m))
+    ranked = sorted(found, key=lambda m: (-ecart_score(hand, m), m))
     return [heuristic, *ranked[: MAX_CANDIDATES - 1]]
 
 

@@ -100,18 +100,18 @@ def ecart_choice(hand: int, size: int, allowed: int, trumps_needed: int) -> int:
             rest = allowed & ~void_mask
             fill = sorted(
                 (c for c in range(56) if rest >> c & 1),
-                key=lambda c: (-_discard_value(hand, c), c),
+                key=lambda c: (-discard_value(hand, c), c),
             )[: size - used]
             mask = void_mask | sum(1 << c for c in fill)
             if mask.bit_count() != size:
                 continue
-            score = _ecart_score(hand, mask)
+            score = ecart_score(hand, mask)
             if score > best_score:
                 best_mask, best_score = mask, score
     return best_mask
 
 
-def _discard_value(hand: int, card: int) -> float:
+def discard_value(hand: int, card: int) -> float:
     """How much putting ``card`` in the écart helps: its points (safe there), more in short suits."""
     suit = SUIT_MASKS[card // 14]
     length = (hand & suit).bit_count()
@@ -119,7 +119,7 @@ def _discard_value(hand: int, card: int) -> float:
     return HALF_POINTS[card] * (2.0 if length <= 3 and not has_king else 1.0) + (6 - min(length, 6))
 
 
-def _ecart_score(hand: int, ecart: int) -> float:
+def ecart_score(hand: int, ecart: int) -> float:
     after = hand & ~ecart
     score = 0.0
     trumps = (after & TRUMPS).bit_count()
