@@ -21,7 +21,7 @@ from itertools import combinations
 from tarot.engine import View
 from tarot.engine.cards import HALF_POINTS, SUIT_MASKS, TRUMPS, cards_of
 
-from .evaluation import discard_value, ecart_score, ecart_choice  # the heuristic's own scales
+from .evaluation import discard_value, ecart_choice, ecart_score  # the heuristic's own scales
 from .opening import MIN_WORLDS, Budget, Estimates, first_card, sample_opening, taker_score, world_of
 
 MAX_CANDIDATES = 6  # the best by the heuristic's own score: the budget buys more worlds for them
