@@ -32,7 +32,7 @@ from .bidding import BidCosts, choose_bid
 from .heuristic import HeuristicBot
 from .knowledge import Knowledge
 from .playout import Board, score_args, score_of
-from .sampler import draw_world
+from .sampler import WorldSampler
 
 GUARD = 3.0  # the wall clock stops a search only after this many times its think time
 SHARE = 0.6  # of the think time the calibrated counts aim at: positions differ from the measured
@@ -89,8 +89,9 @@ class SearchBot(HeuristicBot):
         rng = self.rng
         worlds = 0
         failures = 0
+        sampler = WorldSampler(view, k)
         while budget > 0 and time.perf_counter() < deadline and failures < 3:
-            world, draws = draw_world(view, k, rng)
+            world, draws = sampler.draw(rng)
             budget -= draws * self.world_cost  # refused draws cost as much as the kept one
             if world is None:
                 failures += 1
