@@ -16,10 +16,13 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-from tarot.engine import CARDS, Contract, Deal, Play, Side, score_deal
+from tarot.engine import CARDS, Contract, Deal, Phase, Play, Side, score_deal
 from tarot.engine.rules import variant
 
-from .rollout import play_out
+from . import endgame
+from .rollout import choose, play_out
+
+_PLAY = Phase.PLAY
 
 _SIDE_OF = (Side.ATTACK, Side.DEFENCE)
 
@@ -76,11 +79,14 @@ def scores(deal: Deal, packed: int, correction: float = 0.0) -> tuple[int, ...]:
 
 
 class PureBoard:
-    """The reference board: copies of the ``Deal`` played by ``rollout.play_out``."""
+    """The reference board: copies of the ``Deal`` played by ``rollout.play_out``; with
+    ``solve`` > 0, the last ``solve`` tricks played exactly instead (``endgame.solve``)."""
 
-    def __init__(self, deal: Deal) -> None:
+    def __init__(self, deal: Deal, solve: int = 0) -> None:
         self.deal = deal
         self._trace: list[int] = []
+        self.solve_from = deal.variant.tricks - solve if solve > 0 else 1000
+        self.values = endgame.params(deal) if solve > 0 else (0, 0, False)
 
     def legal(self) -> int:
         return self.deal.legal_mask()
@@ -95,9 +101,13 @@ class PureBoard:
 
     def _finish(self, trial: Deal) -> int:
         start = len(self.deal.actions)
-        play_out(trial)
+        if self.solve_from < 1000:
+            while trial.phase is _PLAY and len(trial.tricks) < self.solve_from:
+                trial.play(CARDS[choose(trial)])
+        else:
+            play_out(trial)
         self._trace = [int(a.card) for a in trial.actions[start:] if isinstance(a, Play)]
-        return outcome(trial)
+        return outcome(trial) if trial.phase is not _PLAY else endgame.solve(trial, self.values)
 
     def trace(self) -> list[int]:
         return self._trace
