@@ -35,7 +35,7 @@ from .playout import Board, score_args, score_of
 from .sampler import WorldSampler
 
 GUARD = 3.0  # the wall clock stops a search only after this many times its think time
-SHARE = 0.6  # of the think time the calibrated counts aim at: positions differ from the measured
+SHARE = 0.5  # of the think time the calibrated counts aim at: positions differ from the measured
 MIN_WORLDS = 4  # below this many consistent worlds, trust the heuristic instead
 SOLVE_TRICKS = 0  # the last tricks of each playout played exactly (``endgame``); 0: by the policy
 
