@@ -345,32 +345,19 @@ cdef int choose(State* s) noexcept nogil:
     return cheap
 
 
-cdef int TARGET[4]
-TARGET[:] = [56, 51, 41, 36]  # R22 by oudlers (engine.rules.TARGETS)
-cdef int INFINITY = 1 << 20
-
-
 cdef class Board:
-    """A deal's card-play position (a sampled world) held in C; playouts run on copies of it.
-    With ``solve`` > 0, the last ``solve`` tricks of a playout are played exactly (``endgame``)."""
+    """A deal's card-play position (a sampled world) held in C; playouts run on copies of it."""
 
     cdef State start
     cdef u128 extra  # cards the attack counts besides its tricks: the écart, or the chien (R12)
     cdef int played[80]
     cdef int nplayed
-    cdef int solve_from  # the trick from which the play is solved exactly (past the end: never)
-    cdef int multiplier, primes  # what S of R24 depends on besides the outcome (endgame.params)
 
-    def __init__(self, deal, int solve=0):
+    def __init__(self, deal):
         cdef State* s = &self.start
         cdef int i
         if deal.phase is not _PLAY:
             raise ValueError("a board starts in the play phase")
-        self.solve_from = deal.variant.tricks - solve if solve > 0 else 1000
-        self.multiplier = self.primes = 0
-        if solve > 0:
-            from .endgame import params
-            self.multiplier, self.primes, _ = params(deal)
         s.n = deal.players
         s.total = deal.variant.tricks
         hands = list(deal.hands)
@@ -417,76 +404,13 @@ cdef class Board:
         self.nplayed = 0
 
     cdef int run(self, State* s) noexcept nogil:
-        cdef int card, packed = 0
+        cdef int card
         while not s.over:
-            if s.done >= self.solve_from:
-                self.search(s, -INFINITY, INFINITY, &packed)
-                return packed
             card = choose(s)
             self.played[self.nplayed] = card
             self.nplayed += 1
             play(s, card)
         return self.outcome(s)
-
-    cdef int search(self, State* s, int alpha, int beta, int* packed) noexcept nogil:
-        """endgame._search: S of the best play by both sides, and its packed outcome in
-        ``packed``; fail-hard alpha-beta, cards in increasing order."""
-        cdef State t
-        cdef u128 legal
-        cdef int c, value, best, best_packed = 0, child = 0
-        cdef bint attack
-        if s.over:
-            packed[0] = self.outcome(s)
-            return self.value(packed[0])
-        legal = legal_mask(s)
-        attack = s.side[s.turn] == 0
-        best = -INFINITY if attack else INFINITY
-        while legal:
-            c = lowest(legal)
-            legal &= legal - 1
-            t = s[0]
-            play(&t, c)
-            value = self.search(&t, alpha, beta, &child)
-            if attack:
-                if value > best:
-                    best = value
-                    best_packed = child
-                    if best > alpha:
-                        alpha = best
-            elif value < best:
-                best = value
-                best_packed = child
-                if best < beta:
-                    beta = best
-            if alpha >= beta:
-                break
-        packed[0] = best_packed
-        return best
-
-    cdef int value(self, int packed) noexcept nogil:
-        """endgame.attack_value: S of R24 for a packed outcome."""
-        cdef int half = packed & 0xFF, oudlers = packed >> 8 & 3
-        cdef int pab = (packed >> 10 & 3) - 1, chelem = (packed >> 12 & 3) - 1
-        cdef int target = TARGET[oudlers], rounded, sign, margin, v
-        cdef int mult = self.multiplier
-        if half >= 2 * target:
-            sign = 1
-            rounded = (half + 1) // 2
-        else:
-            sign = -1
-            rounded = half // 2
-        margin = rounded - target if rounded >= target else target - rounded
-        v = (25 + margin) * mult * sign + self.primes * sign
-        if pab >= 0:
-            v += 10 * mult * (1 if pab == 0 else -1)
-        if chelem == 0:
-            v += 400 if self.start.chelem_announced else 200
-        else:
-            if self.start.chelem_announced:
-                v -= 200
-            if chelem == 1:
-                v -= 200
-        return v
 
     cdef int outcome(self, State* s) noexcept nogil:
         """``playout.pack`` of the count (R20, R23) once the deal is over."""
@@ -528,10 +452,6 @@ cdef class Board:
         self.nplayed = 0
         return self.run(&s)
 
-    def attack_value(self, int packed):
-        """S of R24 for a packed outcome, as the exact end weighs it (``endgame.attack_value``)."""
-        return self.value(packed)
-
     def trace(self):
-        """The cards the policy played in the last playout, in order (not the exact end's)."""
+        """The cards of the last playout, in the order played."""
         return [self.played[i] for i in range(self.nplayed)]

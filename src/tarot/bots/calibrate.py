@@ -61,7 +61,7 @@ def _views(seed: int) -> tuple[list[View], list[View]]:
     return bids, plays
 
 
-def _card_costs(plays: list[View], solve: int) -> tuple[float, float]:
+def _card_costs(plays: list[View]) -> tuple[float, float]:
     """(seconds a playout, seconds a world drawn) of the card search."""
     rng = random.Random(1)
     samplers = [WorldSampler(view, knowledge_of(view)) for view in plays]  # once a decision
@@ -73,7 +73,7 @@ def _card_costs(plays: list[View], solve: int) -> tuple[float, float]:
             world, draws = sampler.draw(rng)
             if world is None:
                 continue
-            board = Board(world, solve)
+            board = Board(world)
             args = score_args(world)
             middle = time.perf_counter()
             legal = board.legal()
@@ -111,14 +111,9 @@ def _bid_costs(bids: list[View]) -> tuple[float, float]:
     return hand_s / hands, deal_s / max(deals, 1)
 
 
-def costs(solve: int = 0) -> Costs:
-    """The costs on this machine, now (measured at the first call: some 0.3 s), for playouts
-    whose last ``solve`` tricks are played exactly."""
-    return _costs(solve)  # one cache entry whether ``solve`` is given or not
-
-
 @cache
-def _costs(solve: int) -> Costs:
+def costs() -> Costs:
+    """The costs on this machine, now (measured at the first call: some 0.3 s)."""
     bids: list[View] = []
     plays: list[View] = []
     for seed in SEEDS:
@@ -126,25 +121,25 @@ def _costs(solve: int) -> Costs:
         bids += b
         plays += p
     # medians of short rounds: another process busy for a moment skews one round only
-    cards = [_card_costs(plays, solve) for _ in range(ROUNDS)]
+    cards = [_card_costs(plays) for _ in range(ROUNDS)]
     bidding = [_bid_costs(bids) for _ in range(ROUNDS)]
     playout, world = (statistics.median(c[i] for c in cards) for i in range(2))
     hand, deal = (statistics.median(b[i] for b in bidding) for i in range(2))
     parts = Costs(playout, world / playout, hand / playout, deal / playout, playout)
     # Then the seconds a budget unit takes in whole searches on fresh views (new outcomes to
     # score, refused draws): the parts alone come out too cheap.
-    card_s = statistics.median(_search_seconds(parts, plays[i::ROUNDS], False, solve) for i in range(ROUNDS))
-    bid_s = statistics.median(_search_seconds(parts, bids[i::ROUNDS], True, solve) for i in range(ROUNDS))
+    card_s = statistics.median(_search_seconds(parts, plays[i::ROUNDS], False) for i in range(ROUNDS))
+    bid_s = statistics.median(_search_seconds(parts, bids[i::ROUNDS], True) for i in range(ROUNDS))
     return Costs(card_s, parts.world, parts.hand, parts.deal, bid_s)
 
 
-def _search_seconds(parts: Costs, views: list[View], bidding: bool, solve: int) -> float:
+def _search_seconds(parts: Costs, views: list[View], bidding: bool) -> float:
     """Seconds a budget unit of ``parts`` takes in searches on ``views``."""
     from .search import SearchBot  # the search imports this module when it needs its costs
 
     score_of.cache_clear()
     units = SECONDS / parts.playout_seconds / len(views)
-    bot = SearchBot(seed=3, playouts=int(units), think=60.0, solve=solve)
+    bot = SearchBot(seed=3, playouts=int(units), think=60.0)
     bot.world_cost = parts.world
     bot.bid_costs = BidCosts(parts.hand, parts.deal)
     start = time.perf_counter()

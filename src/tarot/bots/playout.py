@@ -16,13 +16,10 @@ from __future__ import annotations
 import os
 from functools import lru_cache
 
-from tarot.engine import CARDS, Contract, Deal, Phase, Play, Side, score_deal
+from tarot.engine import CARDS, Contract, Deal, Play, Side, score_deal
 from tarot.engine.rules import variant
 
-from . import endgame
-from .rollout import choose, play_out
-
-_PLAY = Phase.PLAY
+from .rollout import play_out
 
 _SIDE_OF = (Side.ATTACK, Side.DEFENCE)
 
@@ -79,14 +76,11 @@ def scores(deal: Deal, packed: int, correction: float = 0.0) -> tuple[int, ...]:
 
 
 class PureBoard:
-    """The reference board: copies of the ``Deal`` played by ``rollout.play_out``; with
-    ``solve`` > 0, the last ``solve`` tricks played exactly instead (``endgame.solve``)."""
+    """The reference board: copies of the ``Deal`` played by ``rollout.play_out``."""
 
-    def __init__(self, deal: Deal, solve: int = 0) -> None:
+    def __init__(self, deal: Deal) -> None:
         self.deal = deal
         self._trace: list[int] = []
-        self.solve_from = deal.variant.tricks - solve if solve > 0 else 1000
-        self.values = endgame.params(deal) if solve > 0 else (0, 0, False)
 
     def legal(self) -> int:
         return self.deal.legal_mask()
@@ -101,13 +95,9 @@ class PureBoard:
 
     def _finish(self, trial: Deal) -> int:
         start = len(self.deal.actions)
-        if self.solve_from < 1000:
-            while trial.phase is _PLAY and len(trial.tricks) < self.solve_from:
-                trial.play(CARDS[choose(trial)])
-        else:
-            play_out(trial)
+        play_out(trial)
         self._trace = [int(a.card) for a in trial.actions[start:] if isinstance(a, Play)]
-        return outcome(trial) if trial.phase is not _PLAY else endgame.solve(trial, self.values)
+        return outcome(trial)
 
     def trace(self) -> list[int]:
         return self._trace

@@ -37,7 +37,6 @@ from .sampler import WorldSampler
 GUARD = 3.0  # the wall clock stops a search only after this many times its think time
 SHARE = 0.5  # of the think time the calibrated counts aim at: positions differ from the measured
 MIN_WORLDS = 4  # below this many consistent worlds, trust the heuristic instead
-SOLVE_TRICKS = 0  # the last tricks of each playout played exactly (``endgame``); 0: by the policy
 
 
 class SearchBot(HeuristicBot):
@@ -46,12 +45,11 @@ class SearchBot(HeuristicBot):
     name = "search"
 
     def __init__(self, seed: int | None = None, think: float = 0.5, playouts: int | None = None,
-                 solve: int = SOLVE_TRICKS, **options: Any) -> None:
+                 **options: Any) -> None:
         super().__init__(seed, **options)
         if think <= 0:
             raise ValueError("think must be a positive number of seconds")
         self.think = think
-        self.solve = solve
         self.playouts = playouts if playouts is not None else 1
         self.bid_budget = float(self.playouts)
         self.world_cost = 0.0  # in playouts
@@ -59,7 +57,7 @@ class SearchBot(HeuristicBot):
         if playouts is None:
             from .calibrate import costs  # measures the search's parts: imports this module
 
-            measured = costs(solve)
+            measured = costs()
             self.playouts = max(1, int(SHARE * think / measured.playout_seconds))
             self.bid_budget = max(1.0, SHARE * think / measured.bid_unit_seconds)
             self.world_cost = measured.world
@@ -99,7 +97,7 @@ class SearchBot(HeuristicBot):
                 failures += 1
                 continue
             worlds += 1
-            board = Board(world, self.solve)
+            board = Board(world)
             args = score_args(world)
             for c in cards:
                 totals[c] += score_of(board.after(c), *args)[seat]
