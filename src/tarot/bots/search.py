@@ -15,7 +15,7 @@ pure-Python reference; both play the same cards, so the choices do not depend on
 Budget: ``think`` seconds per decision (default 0.5), turned into a count of playouts by
 ``calibrate.costs``, measured once per process (``SHARE`` of it: positions vary), which also
 says what a sampled world, a hand drawn and a whole deal cost in playouts (with the native
-kernel a world costs dozens). So a seed and those counts give the same choices however busy
+kernel a world built directly costs some 15). So a seed and those counts give the same choices however busy
 the machine is. ``playouts=`` sets the count directly, with the pure path's costs (a world costs
 nothing extra: the meaning before the kernel). The wall clock cuts a search short only past
 ``GUARD`` times ``think``: a machine much slower than at the calibration.
