@@ -23,7 +23,7 @@ from .bidding import BidCosts, _WorldScores, bid_evidence, candidate_bids, estim
 from .heuristic import HeuristicBot
 from .knowledge import knowledge_of
 from .playout import Board, score_args, score_of
-from .sampler import draw_world, sample_before_play
+from .sampler import WorldSampler, sample_before_play
 
 SECONDS = 0.04  # spent on each round of a measurement
 ROUNDS = 3
@@ -64,13 +64,13 @@ def _views(seed: int) -> tuple[list[View], list[View]]:
 def _card_costs(plays: list[View]) -> tuple[float, float]:
     """(seconds a playout, seconds a world drawn) of the card search."""
     rng = random.Random(1)
+    samplers = [WorldSampler(view, knowledge_of(view)) for view in plays]  # once a decision
     world_s = playout_s = 0.0
     worlds = playouts = 0
     while world_s + playout_s < SECONDS:
-        for view in plays:
-            k = knowledge_of(view)
+        for sampler in samplers:
             start = time.perf_counter()
-            world, draws = draw_world(view, k, rng)
+            world, draws = sampler.draw(rng)
             if world is None:
                 continue
             board = Board(world)

@@ -154,6 +154,7 @@ def knowledge_of(view: View) -> Knowledge:
     pile_known = 0
     pile_allowed = FULL_DECK  # the chien, before it is taken or when it stays hidden (R12)
     taker_or_pile = 0
+    called_bit = 0 if view.called is None else 1 << int(view.called)
     if taker is not None and contract is not None and contract.chien_shown and view.chien is not None:
         chien = view.chien.mask & ~played
         if seat == taker:
@@ -161,21 +162,21 @@ def knowledge_of(view: View) -> Knowledge:
         elif view.phase == "ecart":
             held[taker] = held.get(taker, 0) | chien
         else:
-            # R11: the écart holds no king, no oudler, and no trump but those shown.
+            # R11: the écart holds no king, no oudler, not the called card, and no trump but
+            # those shown (which the taker may have shown in a poignée too: R14).
             pile_known = view.ecart_trumps.mask
-            pile_allowed = FULL_DECK & ~(TRUMPS | KINGS | OUDLERS) | pile_known
-            held[taker] = held.get(taker, 0) | (chien & ~pile_allowed)
+            pile_allowed = FULL_DECK & ~(TRUMPS | KINGS | OUDLERS | called_bit) | pile_known
+            held[taker] = (held.get(taker, 0) & ~pile_known) | (chien & ~pile_allowed)
             taker_or_pile = chien & pile_allowed & ~pile_known
             if pile_known:  # trumps went in only because no other card could (R11)
-                voids[taker] |= FULL_DECK & ~(TRUMPS | KINGS | OUDLERS)
+                voids[taker] |= FULL_DECK & ~(TRUMPS | KINGS | OUDLERS | called_bit)
     partner = view.partner
     not_partner: frozenset[int] = frozenset()
-    if partner is None and taker is not None and view.called is not None:
+    if partner is None and taker is not None and called_bit:
         # R8: the partner holds the called card until it is played, so a seat void in its suit,
         # or a defender's own seat, is not the partner. When none is left, the card lies in the
         # hidden chien (the taker plays alone); when one is left, it is the partner if the chien
         # was shown (the card is not there, or everyone would know) and the écart cannot hold it.
-        called_bit = 1 << int(view.called)
         excluded = {s for s in range(n) if s != taker and voids[s] & called_bit}
         if seat != taker:
             excluded.add(seat)

@@ -2,10 +2,11 @@
 
 The sample respects the hand sizes, the voids and trump ceilings revealed by the play, the
 poignées shown, the chien when it was shown (its cards are with the taker or in the écart), the
-écart's rules (R11: no king, no oudler, trumps only those shown) and the seat's own écart. The
-world is then rebuilt by replaying the public actions through the engine, which re-checks every
-one: a sample the rules would not allow (a player who could have followed, say) is refused and
-drawn again.
+écart's rules (R11: no king, no oudler, trumps only those shown) and the seat's own écart. In
+the card play the world is then built directly from the hidden cards and the view
+(``worlds.WorldBuilder``), which refuses what the rules would not allow (a player who could
+have followed, say) and so draws again; ``rebuild``, the reference it is tested against, gets
+there by replaying the public actions through the engine, which re-checks every one.
 
 Before the play (``sample_before_play``, for the bidding) only the seat's own hand is known, plus
 whatever the caller infers from the bids, given as tests on the other hands.
@@ -20,55 +21,84 @@ from tarot.engine import Bid, Call, Chelem, Deal, Ecart, IllegalAction, Poignee,
 from tarot.engine.cards import CARDS, EXCUSE_BIT, PETIT_BIT, TRUMPS, cards_of
 
 from .knowledge import Knowledge
+from .worlds import WorldBuilder
 
 ATTEMPTS = 30  # draws tried before giving up on one world
 
 
-def deal_hidden(k: Knowledge, hand_sizes: tuple[int, ...], rng: random.Random) -> list[int] | None:
-    """Masks for each seat's hidden cards plus, last, the set-aside pile; None if a draw fails.
+class HiddenCards:
+    """The draws of the cards a seat cannot see: where each may lie is worked out once per view,
+    then ``draw(rng)`` deals them (what the search does many times a decision)."""
 
-    Cards with the fewest possible places go first; each goes to a place drawn with a weight
-    of its free room, which keeps the draw close to uniform among consistent deals.
-    """
-    n = k.players
-    pile = n
-    room = [0] * (n + 1)
-    for s in range(n):
-        if s != k.seat:
-            room[s] = hand_sizes[s] - k.held.get(s, 0).bit_count()
-    room[pile] = k.pile_size - k.pile_known.bit_count()
-    cards: list[int] = cards_of(k.unseen)  # type: ignore[assignment]
-    if sum(room) != len(cards) or min(room) < 0:
-        return None
-    places: list[tuple[int, list[int]]] = []
-    for c in cards:
-        bit = 1 << c
-        if bit & k.taker_or_pile and k.taker is not None:
-            options = [p for p in (k.taker, pile) if room[p] and (p == pile or not k.voids[p] & bit)]
-        else:
-            options = [s for s in range(n) if s != k.seat and room[s] and not k.voids[s] & bit]
-            if room[pile] and bit & k.pile_allowed:
-                options.append(pile)
-        if not options:
+    def __init__(self, k: Knowledge, hand_sizes: tuple[int, ...]) -> None:
+        n = k.players
+        pile = n
+        room = [0] * (n + 1)
+        for s in range(n):
+            if s != k.seat:
+                room[s] = hand_sizes[s] - k.held.get(s, 0).bit_count()
+        room[pile] = k.pile_size - k.pile_known.bit_count()
+        self.room = room
+        self.places: list[tuple[int, tuple[int, ...], int]] | None = None  # None: no deal fits
+        cards: list[int] = cards_of(k.unseen)  # type: ignore[assignment]
+        if sum(room) != len(cards) or min(room) < 0:
+            return
+        places = []
+        for c in cards:
+            bit = 1 << c
+            if bit & k.taker_or_pile and k.taker is not None:
+                options = [p for p in (k.taker, pile) if room[p] and (p == pile or not k.voids[p] & bit)]
+            else:
+                options = [s for s in range(n) if s != k.seat and room[s] and not k.voids[s] & bit]
+                if room[pile] and bit & k.pile_allowed:
+                    options.append(pile)
+            if not options:
+                return
+            places.append((c, tuple(options), len(options)))
+        self.places = places
+
+    def draw(self, rng: random.Random) -> list[int] | None:
+        """Masks for each seat's hidden cards plus, last, the set-aside pile; None if a draw fails.
+
+        Cards with the fewest possible places go first; each goes to a place drawn with a weight
+        of its free room, which keeps the draw close to uniform among consistent deals.
+        """
+        if self.places is None:
             return None
-        places.append((c, options))
-    out = [0] * (n + 1)
-    places.sort(key=lambda item: (len(item[1]), rng.random()))
-    for c, options in places:
-        free = [p for p in options if room[p]]
-        if not free:
-            return None
-        total = sum(room[p] for p in free)
-        pick = rng.random() * total
-        place = free[-1]
-        for p in free:
-            pick -= room[p]
-            if pick < 0:
-                place = p
-                break
-        room[place] -= 1
-        out[place] |= 1 << c
-    return out
+        rand = rng.random
+        room = self.room[:]
+        out = [0] * len(room)
+        for c, options, count in sorted(self.places, key=lambda item: (item[2], rand())):
+            if count == 1:  # one place: no choice, but the random stream is the same
+                place = options[0]
+                if not room[place]:
+                    return None
+                rand()
+                room[place] -= 1
+                out[place] |= 1 << c
+                continue
+            total = 0
+            for p in options:
+                total += room[p]
+            if not total:
+                return None
+            pick = rand() * total
+            place = -1
+            for p in options:
+                free = room[p]
+                if free:
+                    place = p
+                    pick -= free
+                    if pick < 0:
+                        break
+            room[place] -= 1
+            out[place] |= 1 << c
+        return out
+
+
+def deal_hidden(k: Knowledge, hand_sizes: tuple[int, ...], rng: random.Random) -> list[int] | None:
+    """One ``HiddenCards`` draw."""
+    return HiddenCards(k, hand_sizes).draw(rng)
 
 
 def rebuild(view: View, k: Knowledge, hidden: list[int]) -> Deal:
@@ -114,6 +144,37 @@ def rebuild(view: View, k: Knowledge, hidden: list[int]) -> Deal:
     return deal
 
 
+class WorldSampler:
+    """Consistent worlds at one view's position: the hidden cards drawn (``HiddenCards``), then
+    the world built from them directly in the card play (``worlds.WorldBuilder``), else by the
+    replay (``rebuild``). Set up once per decision, it draws as many worlds as the search needs."""
+
+    def __init__(self, view: View, k: Knowledge) -> None:
+        self.view = view
+        self.k = k
+        self.hidden = HiddenCards(k, view.hand_sizes)
+        self.builder = WorldBuilder(view, k) if view.phase == "play" else None
+
+    def draw(self, rng: random.Random, attempts: int = ATTEMPTS) -> tuple[Deal | None, int]:
+        """A consistent world and the number of draws it took (what the search's budget
+        charges), or ``(None, attempts)`` when every draw failed."""
+        builder = self.builder
+        for draws in range(1, attempts + 1):
+            hidden = self.hidden.draw(rng)
+            if hidden is None:
+                continue
+            if builder is not None:
+                world = builder.build(hidden)
+                if world is not None:
+                    return world, draws
+                continue
+            try:
+                return rebuild(self.view, self.k, hidden), draws
+            except (IllegalAction, ValueError):
+                continue
+        return None, attempts
+
+
 def sample_world(view: View, k: Knowledge, rng: random.Random, attempts: int = ATTEMPTS) -> Deal | None:
     """A consistent world at the view's position, or None when ``attempts`` draws all fail."""
     return draw_world(view, k, rng, attempts)[0]
@@ -121,16 +182,8 @@ def sample_world(view: View, k: Knowledge, rng: random.Random, attempts: int = A
 
 def draw_world(view: View, k: Knowledge, rng: random.Random,
                attempts: int = ATTEMPTS) -> tuple[Deal | None, int]:
-    """``sample_world`` and the number of draws it took (what the search's budget charges)."""
-    for draws in range(1, attempts + 1):
-        hidden = deal_hidden(k, view.hand_sizes, rng)
-        if hidden is None:
-            continue
-        try:
-            return rebuild(view, k, hidden), draws
-        except (IllegalAction, ValueError):
-            continue
-    return None, attempts
+    """One ``WorldSampler`` draw (a search sets its sampler up once instead)."""
+    return WorldSampler(view, k).draw(rng, attempts)
 
 
 HandTest = Callable[[int], bool]

@@ -20,7 +20,7 @@ pure-Python reference; both play the same cards, so the choices do not depend on
 Budget: ``think`` seconds per decision (default 0.5), turned into a count of playouts by
 ``calibrate.costs``, measured once per process (``SHARE`` of it: positions vary), which also
 says what a sampled world, a hand drawn and a whole deal cost in playouts (with the native
-kernel a world costs dozens). So a seed and those counts give the same choices however busy
+kernel a world built directly costs some 15). So a seed and those counts give the same choices however busy
 the machine is. ``playouts=`` sets the count directly, with the pure path's costs (a world costs
 nothing extra: the meaning before the kernel). The wall clock cuts a search short only past
 ``GUARD`` times ``think``: a machine much slower than at the calibration.
@@ -42,10 +42,10 @@ from .heuristic import HeuristicBot
 from .knowledge import Knowledge
 from .opening import Budget
 from .playout import Board, score_args, score_of
-from .sampler import draw_world
+from .sampler import WorldSampler
 
 GUARD = 3.0  # the wall clock stops a search only after this many times its think time
-SHARE = 0.6  # of the think time the calibrated counts aim at: positions differ from the measured
+SHARE = 0.5  # of the think time the calibrated counts aim at: positions differ from the measured
 MIN_WORLDS = 4  # below this many consistent worlds, trust the heuristic instead
 
 
@@ -133,8 +133,9 @@ class SearchBot(HeuristicBot):
         rng = self.rng
         worlds = 0
         failures = 0
+        sampler = WorldSampler(view, k)
         while budget > 0 and time.perf_counter() < deadline and failures < 3:
-            world, draws = draw_world(view, k, rng)
+            world, draws = sampler.draw(rng)
             budget -= draws * self.world_cost  # refused draws cost as much as the kept one
             if world is None:
                 failures += 1
