@@ -12,6 +12,9 @@ import json
 import sys
 from pathlib import Path
 
+# Baselines by import path, shown by their bot names
+BASELINES = {"bench.baselines.heuristic_2026:Heuristic2026": "heuristic-2026"}
+
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -30,9 +33,10 @@ def main() -> int:
     for path in sorted(Path(args.results).glob("*.json")):
         data = json.loads(path.read_text())
         think = f" ({data.get('think') or 0.5} s)" if data["candidate"] == "search" else ""  # 0.5: default
-        label = (f"{data['candidate']}{think}\nvs {data['baseline']}\n"
+        baseline = BASELINES.get(data["baseline"], data["baseline"])
+        label = (f"{data['candidate']}{think}\nvs {baseline}\n"
                  f"{data['players']}p, {data['deals']} deals")
-        runs.append((data["players"], data["baseline"], label, data))
+        runs.append((data["players"], baseline, label, data))
     if not runs:
         print(f"no results in {args.results}", file=sys.stderr)
         return 1
@@ -50,7 +54,8 @@ def main() -> int:
         ax.set_xticks(range(len(chosen)), labels, fontsize=8)
         ax.axhline(0, color="black", linewidth=0.8)
         ax.set_ylabel("mean gain per deal (points), 95% CI")
-        ax.set_title("against the random bot" if against_random else "against the heuristic bot")
+        ax.set_title("against the random bot" if against_random
+                     else "against the heuristic of 2026-11 (heuristic-2026)")
     fig.suptitle("Duplicate arena: candidate's gain over the baseline on the same deals and seats")
     fig.tight_layout()
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
