@@ -10,33 +10,21 @@ heuristic's call is kept unless another beats it by ``Z`` standard errors (``Est
 from __future__ import annotations
 
 import random
-import time
 
 from tarot.engine import Call, View
 
 from .evaluation import call_choice
-from .opening import MIN_WORLDS, Budget, Estimates, first_card, sample_opening, taker_score, world_of
+from .opening import MIN_WORLDS, Budget, Estimates, estimate, first_card
 
 Z = 1.0  # standard errors by which a call must beat the heuristic's
 
 
 def estimate_calls(view: View, candidates: list[int], rng: random.Random, budget: Budget) -> Estimates:
     """The taker's score for each callable card in each sampled world."""
-    assert view.contract is not None
-    scores: dict[int, list[int]] = {c: [] for c in candidates}
-    units = budget.units
-    failures = 0
-    while units > 0 and time.perf_counter() < budget.deadline and failures < 3:
-        dealt, drawn = sample_opening(view, rng)
-        units -= drawn * budget.costs.hand
-        if dealt is None:
-            failures += 1
-            continue
-        world = world_of(view, dealt)
-        for card in candidates:
-            scores[card].append(taker_score(first_card(world, view.seat, view.contract, card)))
-        units -= len(candidates) * budget.costs.deal
-    return Estimates(scores)
+    contract = view.contract
+    assert contract is not None
+    return estimate(view, candidates, rng, budget,
+                    lambda world, card: first_card(world, view.seat, contract, card))
 
 
 def choose_call(view: View, rng: random.Random, budget: Budget, z: float = Z) -> int | None:

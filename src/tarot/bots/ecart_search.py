@@ -15,14 +15,13 @@ heuristic's écart is kept unless another beats it by ``Z`` standard errors (``E
 from __future__ import annotations
 
 import random
-import time
 from itertools import combinations
 
 from tarot.engine import View
 from tarot.engine.cards import HALF_POINTS, SUIT_MASKS, TRUMPS, cards_of
 
 from .evaluation import discard_value, ecart_choice, ecart_score  # the heuristic's own scales
-from .opening import MIN_WORLDS, Budget, Estimates, first_card, sample_opening, taker_score, world_of
+from .opening import MIN_WORLDS, Budget, Estimates, estimate, first_card
 
 MAX_CANDIDATES = 6  # the best by the heuristic's own score: the budget buys more worlds for them
 Z = 1.0  # standard errors by which a candidate must beat the heuristic's écart
@@ -64,22 +63,11 @@ def ecart_candidates(hand: int, size: int, allowed: int, trumps_needed: int) -> 
 
 def estimate_ecarts(view: View, candidates: list[int], rng: random.Random, budget: Budget) -> Estimates:
     """The taker's score for each candidate écart in each sampled world."""
-    assert view.taker is not None and view.contract is not None
-    scores: dict[int, list[int]] = {e: [] for e in candidates}
+    taker, contract = view.taker, view.contract
+    assert taker is not None and contract is not None
     called = int(view.called) if view.called is not None else None
-    units = budget.units
-    failures = 0
-    while units > 0 and time.perf_counter() < budget.deadline and failures < 3:
-        dealt, drawn = sample_opening(view, rng)
-        units -= drawn * budget.costs.hand
-        if dealt is None:
-            failures += 1
-            continue
-        world = world_of(view, dealt)
-        for ecart in candidates:
-            scores[ecart].append(taker_score(first_card(world, view.taker, view.contract, called, ecart)))
-        units -= len(candidates) * budget.costs.deal
-    return Estimates(scores)
+    return estimate(view, candidates, rng, budget,
+                    lambda world, ecart: first_card(world, taker, contract, called, ecart))
 
 
 def choose_ecart(view: View, rng: random.Random, budget: Budget, z: float = Z) -> int | None:

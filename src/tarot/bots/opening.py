@@ -12,6 +12,8 @@ heuristic's for whichever is not), and ``taker_score`` plays it out with the fas
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tarot.engine import Contract, Deal, Phase, View
@@ -161,3 +163,23 @@ class Estimates:
         mean = sum(diffs) / k
         var = sum((d - mean) ** 2 for d in diffs) / (k - 1)
         return best if mean > z * (var / k) ** 0.5 else default
+
+
+def estimate(view: View, candidates: list[int], rng: random.Random, budget: Budget,
+             start: Callable[[Deal, int], Deal]) -> Estimates:
+    """The taker's score for each candidate in each sampled world (``sample_opening``), the
+    deal set at its first card by ``start(world, candidate)`` (a call, an écart) and played out."""
+    scores: dict[int, list[int]] = {c: [] for c in candidates}
+    units = budget.units
+    failures = 0
+    while units > 0 and time.perf_counter() < budget.deadline and failures < 3:
+        dealt, drawn = sample_opening(view, rng)
+        units -= drawn * budget.costs.hand
+        if dealt is None:
+            failures += 1
+            continue
+        world = world_of(view, dealt)
+        for candidate in candidates:
+            scores[candidate].append(taker_score(start(world, candidate)))
+        units -= len(candidates) * budget.costs.deal
+    return Estimates(scores)
