@@ -3,7 +3,7 @@ taker holds all of them) played out in the same sampled worlds.
 
 In a world (``opening.sample_opening``: the other hands and the hidden chien consistent with the
 view and the bids) the call decides who the partner is, then the taker takes the chien and
-discards as the heuristic would (``opening.first_card``), and the deal is played out. The
+discards as the heuristic would (``rollout.start_play``), and the deal is played out. The
 heuristic's call is kept unless another beats it by ``Z`` standard errors (``Estimates``).
 """
 
@@ -14,7 +14,8 @@ import random
 from tarot.engine import Call, View
 
 from .evaluation import call_choice
-from .opening import MIN_WORLDS, Budget, Estimates, estimate, first_card
+from .opening import MIN_WORLDS, Budget, Estimates, estimate
+from .rollout import start_play
 
 Z = 1.0  # standard errors by which a call must beat the heuristic's
 
@@ -24,7 +25,7 @@ def estimate_calls(view: View, candidates: list[int], rng: random.Random, budget
     contract = view.contract
     assert contract is not None
     return estimate(view, candidates, rng, budget,
-                    lambda world, card: first_card(world, view.seat, contract, card))
+                    lambda world, card: start_play(world, view.seat, contract, card))
 
 
 def choose_call(view: View, rng: random.Random, budget: Budget, z: float = Z) -> int | None:

@@ -7,7 +7,7 @@ forces trumps, every allowed plain card goes in and the trumps shown vary (lowes
 All are legal by construction: cards of ``EcartOptions.allowed`` only (no king, no oudler, not
 the called card), trumps only as many as needed.
 
-Each candidate is scored by ``opening.first_card`` + ``taker_score`` in worlds from
+Each candidate is scored by ``rollout.start_play`` + ``taker_score`` in worlds from
 ``opening.sample_opening`` (the defenders' hands consistent with the view and the bids); the
 heuristic's écart is kept unless another beats it by ``Z`` standard errors (``Estimates``).
 """
@@ -21,7 +21,8 @@ from tarot.engine import View
 from tarot.engine.cards import HALF_POINTS, SUIT_MASKS, TRUMPS, cards_of
 
 from .evaluation import discard_value, ecart_choice, ecart_score  # the heuristic's own scales
-from .opening import MIN_WORLDS, Budget, Estimates, estimate, first_card
+from .opening import MIN_WORLDS, Budget, Estimates, estimate
+from .rollout import start_play
 
 MAX_CANDIDATES = 6  # the best by the heuristic's own score: the budget buys more worlds for them
 Z = 1.0  # standard errors by which a candidate must beat the heuristic's écart
@@ -67,7 +68,7 @@ def estimate_ecarts(view: View, candidates: list[int], rng: random.Random, budge
     assert taker is not None and contract is not None
     called = int(view.called) if view.called is not None else None
     return estimate(view, candidates, rng, budget,
-                    lambda world, ecart: first_card(world, taker, contract, called, ecart))
+                    lambda world, ecart: start_play(world, taker, contract, called, ecart))
 
 
 def choose_ecart(view: View, rng: random.Random, budget: Budget, z: float = Z) -> int | None:

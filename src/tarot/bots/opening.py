@@ -5,7 +5,7 @@ At the call or the écart the taker knows its dealt hand, the bids and, at the �
 ``sample_opening`` deals the other hands (and the hidden chien, at the call) uniformly among those
 consistent with that: no petit sec (R6) and each other bidder's hand one the heuristic bidder would
 have bid the same way with (``bidding.bid_evidence``), by rejection, as the bidding search does.
-``first_card`` sets such a world at its first card with the call and the écart given (the
+``rollout.start_play`` sets such a world at its first card with the call and the écart given (the
 heuristic's for whichever is not), and ``taker_score`` plays it out with the fast policy.
 """
 
@@ -16,14 +16,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tarot.engine import Contract, Deal, Phase, View
-from tarot.engine.cards import CARDS, EXCUSE_BIT, TRUMPS, cards_of
+from tarot.engine import Deal, View
+from tarot.engine.cards import EXCUSE_BIT, TRUMPS
 from tarot.engine.rules import variant
 
 from .bidding import ATTACK_CORRECTION, DRAWS_PER_WORLD, BidCosts, bid_evidence
-from .evaluation import THRESHOLDS, call_choice, ecart_choice, hand_points
 from .playout import Board, score_args, score_of
-from .rollout import POIGNEE_MARGIN
 
 ATTACK = 0  # ``Deal.side`` of the attack
 MIN_WORLDS = 8  # below this many consistent worlds, the heuristic decides instead
@@ -85,46 +83,6 @@ def world_of(view: View, dealt: list[int]) -> Deal:
     world = Deal.__new__(Deal)
     world._setup(variant(view.players), view.dealer, dealt[:-1], dealt[-1])
     return world
-
-
-def first_card(world: Deal, taker: int, contract: Contract, called: int | None = None,
-               ecart: int | None = None) -> Deal:
-    """A copy of ``world`` (in its bidding) at its first card with ``taker`` at ``contract``,
-    calling ``called`` and discarding ``ecart``; the heuristic's call, écart and poignée where not
-    given, no chelem announced (as ``rollout.start_play``)."""
-    deal = world.copy()
-    n = deal.players
-    deal.high_bid = deal.contract = contract
-    deal.taker = taker
-    deal.side[taker] = ATTACK
-    if deal.variant.calls_card:
-        if called is None:
-            called = call_choice(deal.hands[taker], cards_of(deal.callable_mask()))
-        deal.called = CARDS[called]
-        for seat in range(n):
-            if seat != taker and deal.hands[seat] >> called & 1:
-                deal.partner = seat
-                deal.side[seat] = ATTACK
-    if contract.chien_shown:
-        deal.hands[taker] |= deal.chien
-        if ecart is None:
-            deal.phase = Phase.ECART
-            options = deal.ecart_options()
-            assert options is not None
-            ecart = ecart_choice(deal.hands[taker], options.size, options.allowed_mask,
-                                 options.trumps_needed)
-        deal.hands[taker] &= ~ecart
-        deal.ecart = ecart
-        deal.ecart_trumps = ecart & TRUMPS
-    hand = deal.hands[taker]
-    shown = (hand & (TRUMPS | EXCUSE_BIT) | deal.ecart_trumps).bit_count()
-    sizes = [t for t in deal.variant.poignee_thresholds if t <= shown]
-    if sizes and hand_points(hand) >= THRESHOLDS[n][min(contract, Contract.GARDE) - 1] + POIGNEE_MARGIN:
-        deal.poignees[taker] = sum(1 << c for c in range(56, 56 + sizes[-1]))  # only the count scores
-    deal.phase = Phase.PLAY
-    deal.turn = deal.leader
-    deal._legal = -1
-    return deal
 
 
 def taker_score(deal: Deal) -> int:

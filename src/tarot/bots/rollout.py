@@ -200,17 +200,21 @@ def _heuristic_ecart(hand: int, size: int, allowed: int, trumps_needed: int) -> 
     return ecart_choice(hand, size, allowed, trumps_needed)
 
 
-def start_play(world: Deal, taker: int, contract: Contract) -> Deal:
+def start_play(world: Deal, taker: int, contract: Contract, called: int | None = None,
+               ecart: int | None = None) -> Deal:
     """A copy of ``world`` (a deal in its bidding) at its first card, as if the bidding had made
-    ``taker`` take ``contract``: the call (5 players), the écart and the poignée are the heuristic
-    bot's, and no chelem is announced (the heuristic announces one only when certain: rare)."""
+    ``taker`` take ``contract``, calling ``called`` and discarding ``ecart`` (the call and the écart
+    searched by simulation, ``opening``); the call (5 players) and the écart where not given, and
+    the poignée, are the heuristic bot's, and no chelem is announced (the heuristic announces one
+    only when certain: rare)."""
     deal = world.copy()
     n = deal.players
     deal.high_bid = deal.contract = contract
     deal.taker = taker
     deal.side[taker] = ATTACK
     if deal.variant.calls_card:
-        called = call_choice(deal.hands[taker], cards_of(deal.callable_mask()))
+        if called is None:
+            called = call_choice(deal.hands[taker], cards_of(deal.callable_mask()))
         deal.called = CARDS[called]
         for seat in range(n):
             if seat != taker and deal.hands[seat] >> called & 1:
@@ -218,11 +222,12 @@ def start_play(world: Deal, taker: int, contract: Contract) -> Deal:
                 deal.side[seat] = ATTACK
     if contract.chien_shown:
         deal.hands[taker] |= deal.chien
-        deal.phase = Phase.ECART
-        options = deal.ecart_options()
-        assert options is not None
-        ecart = _heuristic_ecart(deal.hands[taker], options.size, options.allowed_mask,
-                                 options.trumps_needed)
+        if ecart is None:
+            deal.phase = Phase.ECART
+            options = deal.ecart_options()
+            assert options is not None
+            ecart = _heuristic_ecart(deal.hands[taker], options.size, options.allowed_mask,
+                                     options.trumps_needed)
         deal.hands[taker] &= ~ecart
         deal.ecart = ecart
         deal.ecart_trumps = ecart & TRUMPS
