@@ -17,11 +17,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tarot.engine import Deal, View
-from tarot.engine.cards import EXCUSE_BIT, TRUMPS
 from tarot.engine.rules import variant
 
 from .bidding import ATTACK_CORRECTION, DRAWS_PER_WORLD, BidCosts, bid_evidence
 from .playout import Board, score_args, score_of
+from .sampler import sample_before_play
 
 ATTACK = 0  # ``Deal.side`` of the attack
 MIN_WORLDS = 8  # below this many consistent worlds, the heuristic decides instead
@@ -42,40 +42,9 @@ def sample_opening(view: View, rng: random.Random,
                    draws: int = DRAWS_PER_WORLD) -> tuple[list[int] | None, int]:
     """Every hand as dealt plus, last, the chien, for the taker at the call or the écart:
     ``(hands + [chien], hands drawn)``, or ``(None, hands drawn)`` when ``draws`` run out."""
-    n = view.players
-    size = variant(n).hand_size
     chien = view.chien.mask if view.chien is not None else 0
-    mine = view.hand.mask & ~chien  # the chien is in the hand at the écart
-    pool = [c for c in range(78) if not (mine | chien) >> c & 1]
     tests = [(seat, test) for seat, test in bid_evidence(view) if seat != view.seat]
-    untested = [s for s in range(n) if s != view.seat and all(s != seat for seat, _ in tests)]
-    used = 0
-    while used < draws:
-        hands = [0] * n
-        hands[view.seat] = mine
-        rest = pool
-        for seat, test in tests:
-            used += 1
-            hand = sum(1 << c for c in rng.sample(rest, size))
-            if _petit_sec(hand) or not test(hand):
-                break
-            hands[seat] = hand
-            rest = [c for c in rest if not hand >> c & 1]
-        else:
-            used += 1
-            rest = rest[:]
-            rng.shuffle(rest)
-            for i, seat in enumerate(untested):
-                hands[seat] = sum(1 << c for c in rest[i * size:(i + 1) * size])
-            if any(_petit_sec(hands[s]) for s in untested):
-                continue
-            hidden_chien = sum(1 << c for c in rest[len(untested) * size:])
-            return hands + [chien or hidden_chien], used
-    return None, used
-
-
-def _petit_sec(hand: int) -> bool:
-    return hand & (TRUMPS | EXCUSE_BIT) == 1 << 56
+    return sample_before_play(view, rng, tests, draws, chien)
 
 
 def world_of(view: View, dealt: list[int]) -> Deal:

@@ -190,8 +190,9 @@ HandTest = Callable[[int], bool]
 
 
 def sample_before_play(view: View, rng: random.Random, tests: Sequence[tuple[int, HandTest]] = (),
-                       draws: int = 1000) -> tuple[list[int] | None, int]:
-    """Every hand and the chien while nothing but the seat's own hand is known (the bidding):
+                       draws: int = 1000, chien: int = 0) -> tuple[list[int] | None, int]:
+    """Every hand as dealt and the chien while nothing but the seat's own hand is known (the
+    bidding), or that and the chien (``chien``: shown to the taker at the écart, which holds it):
     ``(hands + [chien], hands drawn)``, or ``(None, hands drawn)`` when ``draws`` run out.
 
     The other cards are dealt uniformly among those consistent with the seat's view: no hand is
@@ -201,9 +202,9 @@ def sample_before_play(view: View, rng: random.Random, tests: Sequence[tuple[int
     at the first hand that fails. No replay: nothing has been played yet.
     """
     n = view.players
-    size = view.hand_sizes[view.seat]
-    mine = view.hand.mask
-    pool = [c for c in range(78) if not mine >> c & 1]
+    mine = view.hand.mask & ~chien  # the seat's hand as dealt
+    size = mine.bit_count()
+    pool = [c for c in range(78) if not (mine | chien) >> c & 1]
     tested = [seat for seat, _ in tests]
     untested = [s for s in range(n) if s != view.seat and s not in tested]
     used = 0
@@ -227,7 +228,7 @@ def sample_before_play(view: View, rng: random.Random, tests: Sequence[tuple[int
                 hands[seat] = sum(1 << c for c in rest[i * size:(i + 1) * size])
             if any(_petit_sec(hands[s]) for s in untested):
                 continue
-            return hands + [sum(1 << c for c in rest[len(untested) * size:])], used
+            return hands + [chien or sum(1 << c for c in rest[len(untested) * size:])], used
     return None, used
 
 
