@@ -9,7 +9,7 @@ from tarot.bots.evaluation import contract_for, hand_points
 from tarot.bots.heuristic import HeuristicBot
 from tarot.bots.knowledge import knowledge_of
 from tarot.engine import Bid, Call, Card, Chelem, Contract, Deal, Phase, Play
-from tarot.engine.cards import mask_of
+from tarot.engine.cards import KINGS, mask_of
 
 HAND_SIZE = {3: 24, 4: 18, 5: 15}
 
@@ -184,3 +184,20 @@ def test_friends_and_foes_never_contradict_the_hidden_sides(seed: int) -> None:
                 if k.partner is not None:
                     assert k.partner == (deal.partner if deal.partner is not None else deal.taker)
         deal.apply(bots[seat].act(deal.view(seat)))
+
+
+def test_the_called_card_is_never_taken_to_be_in_the_ecart() -> None:
+    """R11 at 5 players: the called card may not be discarded. Seed "q181": the taker holds the
+    four kings and calls the queen of clubs at a prise; no seat may think it lies in the écart."""
+    deal = Deal.new(5, 0, seed="q181")
+    bots = [HeuristicBot(seed=s) for s in range(5)]
+    while deal.phase is not Phase.PLAY:
+        seat = deal.turn
+        assert seat is not None
+        deal.apply(bots[seat].act(deal.view(seat)))
+    assert deal.called is not None and deal.contract is not None and deal.contract.chien_shown
+    called = 1 << int(deal.called)
+    assert not called & KINGS
+    for seat in range(5):
+        if seat != deal.taker:
+            assert not knowledge_of(deal.view(seat)).pile_allowed & called, seat
