@@ -14,6 +14,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
+from run_isolation import dies_with_us
 from server_harness import ScriptedClient
 
 # A node as ``tarot serve --db … --redis …`` starts it, with the table's pauses shortened.
@@ -31,7 +32,8 @@ uvicorn.run(site, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OP
 def start_node(db: str, redis: str, port: int, lease: float = 1.0,
                log: Any = None) -> subprocess.Popen[bytes]:
     proc = subprocess.Popen([sys.executable, "-c", NODE, db, redis, str(port), str(lease)],
-                            stdout=log or subprocess.DEVNULL, stderr=log or subprocess.DEVNULL)
+                            stdout=log or subprocess.DEVNULL, stderr=log or subprocess.DEVNULL,
+                            preexec_fn=dies_with_us())
     end = time.monotonic() + 60
     while time.monotonic() < end:
         if proc.poll() is not None:

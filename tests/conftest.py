@@ -1,13 +1,32 @@
 """Fixtures shared by the browser tests (tests/test_e2e_*.py): chromium, and a site of their own
 (a real server on a fresh SQLite file) for each test module. Both are made on first use, so that
-a module without browser tests never needs playwright or chromium."""
+a module without browser tests never needs playwright or chromium. The run's own PostgreSQL
+database (``run_isolation``)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from run_isolation import drop_private_postgres, private_postgres
+
+GIVEN_POSTGRES = os.environ.get("TAROT_TEST_POSTGRES_URL")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The PostgreSQL tests work in a database of this run's own (before any test module reads
+    ``TAROT_TEST_POSTGRES_URL``)."""
+    if GIVEN_POSTGRES:
+        os.environ["TAROT_TEST_POSTGRES_URL"] = private_postgres(GIVEN_POSTGRES)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if GIVEN_POSTGRES:
+        drop_private_postgres(GIVEN_POSTGRES, os.environ["TAROT_TEST_POSTGRES_URL"])
+        os.environ["TAROT_TEST_POSTGRES_URL"] = GIVEN_POSTGRES
 
 
 @pytest.fixture(scope="module")

@@ -70,6 +70,8 @@ def reset_postgres(url: str) -> None:
 
     engine = create_engine(normalize_url(url))
     with engine.begin() as conn:  # every table of the schema (a new one is not forgotten here)
+        # A connection this run leaked holding a lock fails the test, rather than hanging the run.
+        conn.execute(text("SET LOCAL lock_timeout = '60s'"))
         for name in [t.name for t in reversed(Base.metadata.sorted_tables)] + ["alembic_version"]:
             conn.execute(text(f"DROP TABLE IF EXISTS {name} CASCADE"))
     engine.dispose()

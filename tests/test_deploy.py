@@ -23,6 +23,7 @@ pytest.importorskip("redis")
 pytest.importorskip("websockets")
 
 from cluster_harness import WsPlayer, env_urls, reset_redis
+from run_isolation import dies_with_us
 from server_harness import free_port, reset_postgres
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,7 +42,8 @@ def cluster_sh() -> Iterator[tuple[int, subprocess.Popen[str]]]:
     proc = subprocess.Popen([str(ROOT / "deploy" / "cluster.sh"), "-n", "2", "-p", str(port),
                              "--db", PG, "--redis", REDIS],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-                            start_new_session=True)
+                            start_new_session=True,
+                            preexec_fn=dies_with_us(signal.SIGTERM))  # (it stops its own servers)
     try:
         assert proc.stdout is not None
         end = time.monotonic() + 90

@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, select
 
+from run_isolation import dies_with_us
 from server_harness import choose, db_url, free_port
 from tarot.server import players
 from tarot.server.protocol import merge_state
@@ -34,7 +35,7 @@ def serving(url: str, where: Path, port: int) -> Iterator[subprocess.Popen[str]]
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     command = [sys.executable, "-m", "tarot.cli", "serve", "--port", str(port), "--db", url]
     proc = subprocess.Popen(command, cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            text=True, env=env)
+                            text=True, env=env, preexec_fn=dies_with_us())
     try:
         end = time.monotonic() + 60
         while True:

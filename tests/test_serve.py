@@ -24,6 +24,7 @@ import pytest
 pytest.importorskip("fastapi")
 websockets = pytest.importorskip("websockets")
 
+from run_isolation import dies_with_us  # noqa: E402
 from server_harness import free_port  # noqa: E402
 
 Served: TypeAlias = tuple[int, Path, "subprocess.Popen[str]"]  # port, directory, process
@@ -34,7 +35,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     where = tmp_path_factory.mktemp("serve")
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "tarot.cli", "serve", "--port", str(port)],
-                            cwd=where, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            cwd=where, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            preexec_fn=dies_with_us())
     try:
         end = time.monotonic() + 60
         while time.monotonic() < end:
