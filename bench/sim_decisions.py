@@ -61,11 +61,11 @@ class _WithZ(_HeuristicBut):
 
     def act(self, view: View) -> Action:
         if view.ecart_options is not None and "ecart" in self.simulated:
-            ecart = choose_ecart(view, self.rng, self._opening_budget(), self.z)
+            ecart = choose_ecart(view, self.rng, self.opening_budget(), self.z)
             if ecart is not None:
                 return Ecart(view.seat, cards_of(ecart))
         if view.phase == "call" and "call" in self.simulated:
-            card = choose_call(view, self.rng, self._opening_budget(), self.z)
+            card = choose_call(view, self.rng, self.opening_budget(), self.z)
             if card is not None:
                 return Call(view.seat, CARDS[card])
         return super().act(view)

@@ -112,3 +112,53 @@ def test_the_robots_levels_say_they_add_a_robot(server: str, browser: Any, width
     names = [page.locator(f".seat[data-seat='{s}'] .who").inner_text() for s in (1, 2, 3)]
     assert names[0].startswith(levels[0]) and names[2].startswith(levels[2]), names
     assert not page.errors, page.errors
+
+
+def the_human_takes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The deal is seeded: seat 0's hand is worth a contract by the club scale and no bot's is,
+    so the human's garde stands and the human chooses the écart."""
+    from tarot.bots.evaluation import contract_for, hand_points
+    from tarot.engine import Deal
+    from tarot.server.game import ServerGame
+
+    real = ServerGame.new_deal
+
+    def seeded(self: Any, seed: str | None = None, salt: str | None = None) -> Any:
+        for s in range(100_000):
+            deal = Deal.new(self.players, self.next_dealer, seed=f"hint-take-{s}")
+            if (not deal.is_over and contract_for(hand_points(deal.hands[0]), self.players)
+                    and not any(contract_for(hand_points(h), self.players) for h in deal.hands[1:])):
+                return real(self, f"hint-take-{s}", salt)
+        raise AssertionError("no such deal")
+
+    monkeypatch.setattr(ServerGame, "new_deal", seeded)
+
+
+@pytest.mark.parametrize(("width", "lang"), [(1440, "en"), (390, "fr")])
+def test_the_ecart_hint_marks_the_cards_to_put_aside(server: str, browser: Any, width: int, lang: str,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """At the écart, the expert's écart by simulation: said in one line, its six cards marked in
+    the hand; following it puts them aside."""
+    the_human_takes(monkeypatch)
+    page = new_page(browser, width, 900 if width > 400 else 844)
+    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
+    enter(page, server, "Edith")
+    create(page, 4, deals=1)
+    sit_with_bots(page, 4)
+    page.click("button.bid[data-bid='garde']")
+    page.wait_for_selector("#ecart")
+    page.click("#hint")
+    text = page.wait_for_selector("#hint-text[data-why='ecart']", timeout=WAIT_MS)
+    said = text.text_content()
+    assert said.startswith("Expert\u00a0: Écarter\u00a0: " if lang == "fr" else "Expert: Put aside: "), said
+    assert ("donnes tirées au sort" if lang == "fr" else "sampled deals") in said, said
+    hinted = page.locator("#hand .card.hinted")
+    assert hinted.count() == 6  # the chien's size at four players
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"hint-ecart-{width}-{lang}.png"), full_page=True)
+    for card in hinted.evaluate_all("els => els.map((e) => e.dataset.card)"):
+        page.locator(f"#hand .card[data-card='{card}']").click()
+    assert page.locator("#hand .card.selected.hinted").count() == 6
+    page.click("#ecart")
+    page.wait_for_selector("#ecart", state="detached", timeout=WAIT_MS)
+    assert not page.errors, page.errors

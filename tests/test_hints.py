@@ -10,8 +10,10 @@ import pytest
 
 from server_harness import Player, create_table, db_url, make_client
 from tarot.bots.advice import advise
+from tarot.bots.ecart_search import ecart_candidates
 from tarot.bots.heuristic import HeuristicBot
-from tarot.engine import Deal, action_to_dict
+from tarot.bots.opening import MIN_WORLDS as MIN_OPENING_WORLDS
+from tarot.engine import Deal, Ecart, Poignee, action_to_dict
 from tarot.engine.phases import Phase
 from tarot.engine.view import View
 
@@ -28,7 +30,7 @@ def test_the_advice_is_a_legal_move_of_the_seat_in_every_phase(players: int) -> 
             view = deal.view(seat)
             if rng.random() < 0.15 or deal.phase is not Phase.PLAY:
                 advice = advise(view, seed=d, think=0.02)
-                if view.ecart_options is None:
+                if view.ecart_options is None and not isinstance(advice.action, Poignee):
                     assert advice.action in view.legal
                 seen.add(advice.why)
                 deal.apply(advice.action)
@@ -76,16 +78,17 @@ def test_no_hint_where_the_result_counts(tmp_path: Path) -> None:
         assert guest.expect("error")["code"] == "no_hints"
 
 
-def position(phase: str) -> View:
+def position(phase: str, seed: str = "advice-2", poignee: bool = False) -> View:
     """The first position of ``phase`` with a choice, the club bots playing every seat (a
-    seeded deal where one of them takes, and the seat in play has no poignée to show)."""
-    deal = Deal.new(4, 0, seed="advice-2")
+    seeded deal where one of them takes; in play, with or without a poignée to show)."""
+    deal = Deal.new(4, 0, seed=seed)
     while not deal.is_over:
         seat = deal.turn if deal.turn is not None else deal.taker
         assert seat is not None
         view = deal.view(seat)
-        shows = phase == "play" and HeuristicBot(1).poignee(view) is not None
-        if view.phase == phase and len(view.legal) > 1 and not shows:
+        choice = len(view.legal) > 1 or view.ecart_options is not None
+        may_show = phase == "play" and HeuristicBot(1).poignee(view) is not None
+        if view.phase == phase and choice and may_show == poignee:
             return view
         deal.apply(HeuristicBot(0).act(view))
     raise AssertionError(f"no {phase} position in this deal")
@@ -103,3 +106,34 @@ def test_the_advice_says_what_it_is(phase: str, why: str, least: int) -> None:
     assert d["why"] == why
     # the best mean first, over the deals it sampled
     assert d["worlds"] >= least and d["next"] is not None and d["mean"] >= d["next_mean"]
+
+
+def test_the_ecart_advice_is_the_searchs_with_its_figures() -> None:
+    """At the écart, the expert's écart by simulation (was the club rules'): one of the legal
+    candidates it plays out, over the deals it sampled; a next best shown only if not better."""
+    view = position("ecart")
+    options = view.ecart_options
+    assert options is not None
+    advice = advise(view, seed=1, think=0.2)
+    assert advice.why == "ecart" and isinstance(advice.action, Ecart)
+    candidates = ecart_candidates(view.hand.mask, options.size, options.allowed_mask, options.trumps_needed)
+    assert sum(1 << int(c) for c in advice.action.cards) in candidates
+    assert advice.worlds >= MIN_OPENING_WORLDS and advice.mean is not None
+    if advice.runner_up is not None:
+        assert isinstance(advice.runner_up, Ecart) and advice.runner_up != advice.action
+        assert advice.runner_up_mean is not None and advice.runner_up_mean <= advice.mean
+    d = advice.to_dict()
+    assert d["why"] == "ecart" and len(d["action"]["ecart"]) == options.size
+
+
+def test_the_poignee_advice_weighs_its_prime() -> None:
+    """With a poignée to show, the expert says whether its prime pays over the sampled deals (was
+    the club rules' poignée): here a taker with ten trumps, who shows it for what it adds."""
+    view = position("play", seed="advice-p7", poignee=True)
+    advice = advise(view, seed=1, think=0.2)
+    assert advice.why == "poignee" and isinstance(advice.action, Poignee)
+    options = view.poignee_options
+    assert options is not None and advice.action.seat == view.seat
+    assert len(advice.action.cards) == options.sizes[-1][1]
+    assert all(options.allowed_mask >> int(c) & 1 for c in advice.action.cards)
+    assert advice.worlds >= MIN_OPENING_WORLDS and advice.mean is not None and advice.mean > 0

@@ -1,29 +1,35 @@
 """The expert's advice to a seat (the site's hint button, issue 19): the move the search bot
 would make, and why, in a few figures a page can say in one line: over how many sampled deals it
-scored best, by how much, and the next best move."""
+scored best, by how much, and the next best move. The bids, the écart, the poignée and the cards
+are the search's own decisions (by simulation); the call and the chelem are the club rules'."""
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from tarot.engine import Action, Bid, Play, View, action_to_dict
-from tarot.engine.cards import CARDS, mask_of
+from tarot.engine import Action, Bid, Ecart, Play, Poignee, View, action_to_dict
+from tarot.engine.cards import CARDS, cards_of, mask_of
 
+from .announce_search import POIGNEE_MARGIN_POINTS, poignee_cards, poignee_gain
 from .bidding import MIN_WORLDS as MIN_BID_WORLDS
 from .bidding import estimate_bids
+from .ecart_search import Z, ecart_candidates, estimate_ecarts
 from .heuristic import HeuristicBot
 from .knowledge import knowledge_of
+from .opening import MIN_WORLDS as MIN_OPENING_WORLDS
 from .search import MIN_WORLDS, SearchBot
 
 
 @dataclass(frozen=True)
 class Advice:
     action: Action
-    why: str  # only (the one legal move), rules (the club rules), bidding, search (the card play)
+    # only (the one legal move), rules (the club rules), bidding, ecart, poignee (show it), search
+    # (the card play)
+    why: str
     worlds: int = 0  # sampled deals it was scored over
-    mean: float | None = None  # the seat's mean score with it
+    mean: float | None = None  # the seat's mean score with it (a poignée: what its prime adds)
     runner_up: Action | None = None  # the next best move, and its mean
     runner_up_mean: float | None = None
 
@@ -35,32 +41,84 @@ class Advice:
 
 
 def _runner_up(means: dict[Any, float], best: Any) -> Any | None:
-    others = {m: x for m, x in means.items() if m != best}
+    """The best of the others, when its mean is not above ``best``'s (the écart keeps the club
+    rules' choice unless another is clearly better: a close one is not shown as better)."""
+    others = {m: x for m, x in means.items() if m != best and x <= means[best]}
     return max(others, key=lambda m: others[m]) if others else None
 
 
 def advise(view: View, seed: int, think: float) -> Advice:
     """What the expert (``SearchBot`` with ``think`` seconds) advises the seat of ``view``."""
-    seat = view.seat
     if view.ecart_options is None and len(view.legal) == 1:
         return Advice(view.legal[0], "only")
     expert = SearchBot(seed, think=think)
-    if view.phase == "bidding":
-        est = estimate_bids(view, expert.rng, expert.bid_budget, time.perf_counter() + think,
-                            expert.bid_costs)
-        if est.worlds >= MIN_BID_WORLDS:
-            best = est.best()
-            second = _runner_up(est.means, best)
-            return Advice(Bid(seat, best), "bidding", est.worlds, est.means[best],
-                          None if second is None else Bid(seat, second),
-                          None if second is None else est.means[second])
-    elif view.phase == "play" and HeuristicBot(seed).poignee(view) is None:
-        plays = [a.card for a in view.legal if isinstance(a, Play)]
-        means, worlds = expert.card_means(view, knowledge_of(view), mask_of(plays))
-        if worlds >= MIN_WORLDS:
-            card = max(means, key=lambda c: (means[c], -c))  # (the search's own choice)
-            other = _runner_up(means, card)
-            return Advice(Play(seat, CARDS[card]), "search", worlds, means[card],
-                          None if other is None else Play(seat, CARDS[other]),
-                          None if other is None else means[other])
-    return Advice(HeuristicBot(seed).act(view), "rules")
+    advice: Advice | None = None
+    if view.ecart_options is not None:
+        advice = _ecart(view, expert)
+    elif view.phase == "bidding":
+        advice = _bid(view, expert)
+    elif view.phase == "play":
+        shown = _poignee(view, expert)
+        if shown is None:
+            advice = _card(view, expert)
+        elif shown is not False:
+            advice = shown
+    return advice if advice is not None else Advice(HeuristicBot(seed).act(view), "rules")
+
+
+def _bid(view: View, expert: SearchBot) -> Advice | None:
+    seat = view.seat
+    est = estimate_bids(view, expert.rng, expert.bid_budget, time.perf_counter() + expert.think,
+                        expert.bid_costs)
+    if est.worlds < MIN_BID_WORLDS:
+        return None
+    best = est.best()
+    second = _runner_up(est.means, best)
+    return Advice(Bid(seat, best), "bidding", est.worlds, est.means[best],
+                  None if second is None else Bid(seat, second),
+                  None if second is None else est.means[second])
+
+
+def _ecart(view: View, expert: SearchBot) -> Advice | None:
+    """The search's écart (``ecart_search.choose_ecart``) with its figures."""
+    options = view.ecart_options
+    assert options is not None
+    candidates = ecart_candidates(view.hand.mask, options.size, options.allowed_mask, options.trumps_needed)
+    if len(candidates) == 1:
+        return None
+    est = estimate_ecarts(view, candidates, expert.rng, expert.opening_budget())
+    if est.worlds < MIN_OPENING_WORLDS:
+        return None
+    best = est.best_over(candidates[0], Z)
+    means = {c: est.mean(c) for c in candidates}
+    second = _runner_up(means, best)
+    return Advice(Ecart(view.seat, cards_of(best)), "ecart", est.worlds, means[best],
+                  None if second is None else Ecart(view.seat, cards_of(second)),
+                  None if second is None else means[second])
+
+
+def _poignee(view: View, expert: SearchBot) -> Advice | Literal[False] | None:
+    """Show the poignée (its advice), do not (None: the card is advised), or False when too few
+    worlds were found (the club rules decide)."""
+    cards = poignee_cards(view)
+    if cards is None:
+        return None
+    gain, worlds = poignee_gain(view, len(cards), expert.rng, expert.card_budget())
+    if worlds < MIN_OPENING_WORLDS:
+        return False
+    if gain <= POIGNEE_MARGIN_POINTS:
+        return None
+    return Advice(Poignee(view.seat, cards), "poignee", worlds, gain)
+
+
+def _card(view: View, expert: SearchBot) -> Advice | None:
+    seat = view.seat
+    plays = [a.card for a in view.legal if isinstance(a, Play)]
+    means, worlds = expert.card_means(view, knowledge_of(view), mask_of(plays))
+    if worlds < MIN_WORLDS:
+        return None
+    card = max(means, key=lambda c: (means[c], -c))  # (the search's own choice)
+    other = _runner_up(means, card)
+    return Advice(Play(seat, CARDS[card]), "search", worlds, means[card],
+                  None if other is None else Play(seat, CARDS[other]),
+                  None if other is None else means[other])

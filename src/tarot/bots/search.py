@@ -80,15 +80,15 @@ class SearchBot(HeuristicBot):
     def act(self, view: View) -> Action:
         seat = view.seat
         if view.ecart_options is not None and "ecart" in self.simulated:
-            ecart = choose_ecart(view, self.rng, self._opening_budget())
+            ecart = choose_ecart(view, self.rng, self.opening_budget())
             if ecart is not None:
                 return Ecart(seat, cards_of(ecart))
         elif view.phase == "call" and "call" in self.simulated:
-            card = choose_call(view, self.rng, self._opening_budget())
+            card = choose_call(view, self.rng, self.opening_budget())
             if card is not None:
                 return Call(seat, CARDS[card])
         elif view.phase == "announce" and "chelem" in self.simulated:
-            announce = choose_chelem(view, self.rng, self._card_budget())
+            announce = choose_chelem(view, self.rng, self.card_budget())
             if announce is not None:
                 return Chelem(seat, announce)
         return super().act(view)
@@ -96,14 +96,14 @@ class SearchBot(HeuristicBot):
     def poignee(self, view: View) -> Poignee | None:
         if view.poignee_options is None or "poignee" not in self.simulated:
             return super().poignee(view)
-        shown = choose_poignee(view, self.rng, self._card_budget())
+        shown = choose_poignee(view, self.rng, self.card_budget())
         return super().poignee(view) if shown is False else shown
 
-    def _opening_budget(self) -> Budget:
+    def opening_budget(self) -> Budget:
         """The bidding's budget, for the call and the écart (whole deals played out)."""
         return Budget(self.bid_budget, time.perf_counter() + GUARD * self.think, self.bid_costs)
 
-    def _card_budget(self) -> CardBudget:
+    def card_budget(self) -> CardBudget:
         """The card search's budget, for the announces (worlds drawn from the view)."""
         return CardBudget(self.playouts, self.world_cost, time.perf_counter() + GUARD * self.think)
 

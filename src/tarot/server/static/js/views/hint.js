@@ -14,8 +14,12 @@ export const hintKey = () => (S.hint ? S.hint.version : "") + "|" + (S.hintAsked
 // The advice for the position on the felt, if any.
 const current = () => (S.hint && S.hint.version === S.version ? S.hint.advice : null);
 
-// The card the expert would play, marked in the hand.
-export const hintedCard = () => { const a = current(); return a && a.action.play ? a.action.play : null; };
+// The cards the expert would play or put aside, marked in the hand.
+export function hintedCards() {
+  const a = current();
+  if (!a) return new Set();
+  return new Set(a.action.play ? [a.action.play] : a.action.ecart || []);
+}
 
 function actionText(a) {
   if ("play" in a) return cardName(a.play);
@@ -28,6 +32,8 @@ function actionText(a) {
 }
 
 const points = (x) => signed(Math.round(x));
+// (a second écart, six more card names, would make the line a paragraph)
+const NO_NEXT = new Set(["rules", "ecart"]);
 
 // The button (practice tables only, on one's turn) and, once it has come, the advice.
 export function hintView(v) {
@@ -41,7 +47,7 @@ export function hintView(v) {
     const args = {move: actionText(advice.action), n: advice.worlds, mean: advice.mean == null ? "" : points(advice.mean),
       next: advice.next ? actionText(advice.next) : "", next_mean: advice.next_mean == null ? "" : points(advice.next_mean)};
     box.append(h("p", {id: "hint-text", "data-why": advice.why},
-      fill("hint_" + advice.why, args), advice.next && advice.why !== "rules" ? fill("hint_next", args) : ""));
+      fill("hint_" + advice.why, args), advice.next && !NO_NEXT.has(advice.why) ? fill("hint_next", args) : ""));
   } else if (asked) box.append(h("p", {id: "hint-text", class: "note"}, t("hint_thinking")));
   return box;
 }

@@ -9,7 +9,7 @@ import {challengeEnd, challengeKey, challengeTitle} from "./challenge.js";
 import {chatKey, chatPanel} from "./chat.js";
 import {eventEnd, eventKey, eventTitle} from "./events.js";
 import {friendsKey, friendsPanel} from "./friends.js";
-import {hintedCard, hintKey, hintView} from "./hint.js";
+import {hintedCards, hintKey, hintView} from "./hint.js";
 import {optionsForm, kept} from "./forms.js";
 import {rankingView, resultView} from "./result.js";
 import {sheetView} from "./sheet.js";
@@ -232,15 +232,17 @@ function handView(v) {
   const key = "tarot.ecart." + S.table + "." + (S.state.game ? S.state.game.commitment : "");
   if (eo && !S.selected.size) for (const c of JSON.parse(sessionStorage.getItem(key) || "[]")) if (allowed.has(c)) S.selected.add(c);
   if (eo) sessionStorage.setItem(key, JSON.stringify([...S.selected]));  // the choice survives a reload
+  const hinted = hintedCards();
   for (const c of sortCards(v.hand)) {
     let cls = chien.has(c) ? "from-chien" : "";
     const attrs = chien.has(c) ? {"data-chien": "1"} : {};
     if (eo) {
       if (!allowed.has(c)) { cls += " disabled"; attrs.title = `${cardName(c)} ${t("notallowed")}`; }
       else { cls += " legal" + (S.selected.has(c) ? " selected" : ""); attrs["data-action"] = "toggle"; }
+      if (hinted.has(c)) cls += " hinted";
     } else if (plays.size) {
       if (plays.has(c)) { cls += " legal"; attrs["data-action"] = "play"; } else cls += " disabled";
-      if (c === hintedCard()) cls += " hinted";
+      if (hinted.has(c)) cls += " hinted";
     }
     hand.append(cardEl(c, cls, attrs));
   }
