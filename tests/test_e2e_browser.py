@@ -175,6 +175,12 @@ def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str]
     raise TimeoutError(f"{done} not reached; saw {seen}")
 
 
+def number(text: str) -> int:
+    """A figure as the page writes it: a true minus (−), never a hyphen; a + on a gain."""
+    assert "-" not in text, text
+    return int(text.replace("\u2212", "-"))
+
+
 def check_result(page: Any, players: int) -> dict[str, int]:
     """The deal's result panel: the count against the target, made or failed by how much, the
     base and primes adding up to what each defender pays (R22–R24), and each seat's score.
@@ -183,12 +189,16 @@ def check_result(page: Any, players: int) -> dict[str, int]:
     count = page.locator("#result .count").inner_text()
     assert "needed" in count and ("made by" in count or "failed by" in count)
     figures = {page.locator("#result .primes tr").nth(i).get_attribute("class"):
-               int(page.locator("#result .primes tr").nth(i).locator(".num").inner_text())
+               number(page.locator("#result .primes tr").nth(i).locator(".num").inner_text())
                for i in range(page.locator("#result .primes tr").count())}
     assert sum(x for key, x in figures.items() if key != "total") == figures["total"]
     scores = page.locator("#result .scores").inner_text().split(" · ")
     assert len(scores) == players
-    assert sum(int(s.rsplit(": ", 1)[1]) for s in scores) == 0  # R24: a deal sums to zero
+    assert sum(number(s.rsplit(": ", 1)[1]) for s in scores) == 0  # R24: a deal sums to zero
+    # each seat's name and score on one line of the panel
+    spans = page.locator("#result .scores .seat-score")
+    assert spans.count() == players
+    assert all(s.evaluate("(e) => e.getClientRects().length") == 1 for s in spans.all())
     return figures
 
 

@@ -98,6 +98,10 @@ def test_an_event_from_its_creation_to_its_results(server: str, browser: Any) ->
     assert facts.count() >= 5
     assert all(f.evaluate("(e) => e.getClientRects().length") == 1 for f in facts.all())
     no_wider(fabrice, 390)
+    # the lobby's "Créer une table" on one line (its text's line boxes), not one word a line
+    lines = ("(b) => { const r = document.createRange(); r.selectNodeContents(b);"
+             " return r.getClientRects().length; }")
+    assert fabrice.locator("#options #submit-options").evaluate(lines) == 1
     shot(fabrice, "event-lobby-390-fr.png")
     line.locator("a.ev-name").click()
     fabrice.wait_for_selector("#ev-register")
@@ -150,3 +154,29 @@ def test_an_event_from_its_creation_to_its_results(server: str, browser: Any) ->
         assert not page.console_errors, page.console_errors
     odile.context.close()
     fabrice.context.close()
+
+
+def test_an_event_by_invitation_says_so_where_it_takes_registrations(server: str, browser: Any) -> None:
+    """Its badge says "by invitation", on its page and in the lobby's list, not "open"."""
+    irene = account(browser, server, "Irène", 1100, "en")
+    irene.click("#ev-create-box summary")
+    irene.fill("#ev-name", "Friends only")
+    irene.select_option("#ev-players", "4")
+    irene.fill("#ev-deals", "1")
+    tomorrow = irene.evaluate("""() => {
+        const d = new Date(Date.now() + 86400e3), p = (x) => String(x).padStart(2, '0');
+        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`
+          + `T${p(d.getHours())}:${p(d.getMinutes())}`; }""")
+    irene.fill("#ev-starts", tomorrow)
+    irene.select_option("#ev-access", "invite")
+    irene.click("#ev-create-submit")
+    shown(irene, "#ev-title", "Friends only")
+    badge = irene.locator("#ev-head .ev-status")
+    assert badge.get_attribute("data-status") == "registering"
+    assert badge.inner_text() == "Registration by invitation"
+    eid = int(irene.evaluate("location.hash").split("/")[-1])
+    ines = account(browser, server, "Inès", 390, "fr")
+    line = ines.locator(f"#events li[data-event='{eid}']")
+    line.wait_for()
+    assert line.locator(".ev-status").inner_text() == "Inscriptions sur invitation"
+    assert not irene.console_errors and not ines.console_errors

@@ -22,4 +22,6 @@ export const texts = () => T[current];
 // French counts 0 and 1 in the singular (0 bout, 1 bout), English only 1 (1 oudler, 0 oudlers).
 export const plural = (n) => (current === "fr" ? n > 1 : n !== 1);
 export const oudlersText = (n) => `${n} ${t(plural(n) ? "oudlers" : "oudler")}`;
-export const signed = (x) => (x > 0 ? "+" : "") + x;
+// a number with a true minus (−, not a hyphen), as the site's other figures; a score with its sign
+export const minus = (x) => String(x).replace("-", "\u2212");
+export const signed = (x) => (x > 0 ? "+" : "") + minus(x);

@@ -20,7 +20,11 @@ export function whenText(epoch) {
     hour: "2-digit", minute: "2-digit"});
 }
 
-export const statusBadge = (status) => h("span", {class: "ev-status " + status, "data-status": status}, t("ev_status_" + status));
+// (an event by invitation is not open to all while it takes registrations: its badge says so)
+export function statusBadge(e) {
+  const said = e.status === "registering" && e.access === "invite" ? "registering_invite" : e.status;
+  return h("span", {class: "ev-status " + e.status, "data-status": e.status}, t("ev_status_" + said));
+}
 
 // The lobby's line: "Tue 3 Dec, 20:00 · by Anne · 4 per table · 8 deals · 5 registered · open to all"
 // (each fact unbroken, "8 donnes" never "8 / donnes" on two lines: the lines break between them)
@@ -46,7 +50,7 @@ const backLink = () => h("p", {class: "ev-back"}, h("a", {href: "#/"}, "← ", t
 function head(e) {
   const fact = (label, value) => h("div", {}, h("dt", {}, label), h("dd", {}, value));
   return panel({id: "ev-head"}, backLink(),
-    h("h2", {}, h("span", {id: "ev-title"}, e.name), " ", statusBadge(e.status)),
+    h("h2", {}, h("span", {id: "ev-title"}, e.name), " ", statusBadge(e)),
     h("dl", {class: "ev-facts"}, fact(t("ev_organiser"), player(e.organiser)), fact(t("ev_starts"), whenText(e.starts)),
       fact(t("ev_players"), e.players), fact(t("deals"), e.deals), fact(t("ev_access"), t("ev_access_" + e.access)),
       fact(t("ev_robots"), t(e.bots ? "ev_yes" : "ev_no")), fact(t("ev_imposed"), t(e.imposed_taker ? "ev_yes" : "ev_no"))),

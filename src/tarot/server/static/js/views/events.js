@@ -53,7 +53,7 @@ export function eventsPanel() {
     listing.status === "error" ? t("acc_err_generic") : "…");
   else if (!listing.events.length) body = h("p", {class: "note", id: "ev-none"}, t("ev_none"));
   else body = h("ul", {class: "ev-list"}, listing.events.map((e) => h("li", {"data-event": e.id},
-    h("div", {class: "ev-line"}, h("a", {href: "#/e/" + e.id, class: "ev-name"}, e.name), statusBadge(e.status)),
+    h("div", {class: "ev-line"}, h("a", {href: "#/e/" + e.id, class: "ev-name"}, e.name), statusBadge(e)),
     h("div", {class: "note"}, eventFacts(e)))));
   return h("section", {class: "panel", id: "events"}, h("h2", {}, t("ev_title")), h("p", {class: "note"}, t("ev_intro")), body,
     account() ? h("details", {id: "ev-create-box", class: "ev-create", open: S.open.has("ev-create-box")},

@@ -41,7 +41,7 @@ export function optionsForm(opts, label, type) {
     h("label", {}, t("stake")), stake,
     h("label", {for: "spectator-chat-" + type}, t("spectator_chat")),
     h("input", {name: "spectator_chat", id: "spectator-chat-" + type, type: "checkbox", checked: opts.spectator_chat === "spectators"}),
-    h("span"), h("button", {class: "primary", id: "submit-options"}, label));
+    h("button", {class: "primary", id: "submit-options"}, label));
   f.addEventListener("submit", (e) => {
     e.preventDefault();
     const mt = +f.move_time.value;

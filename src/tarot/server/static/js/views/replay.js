@@ -7,7 +7,7 @@
 // the hands as dealt, less the cards played, the taker's with the chien and less the écart.
 import {cardEl, cardName, sortCards} from "../cards.js";
 import {$, h, s as svg} from "../dom.js";
-import {colon, fill, lang, plural, signed, t} from "../i18n.js";
+import {colon, fill, lang, minus, plural, signed, t} from "../i18n.js";
 
 let hooks = {render: () => {}};
 // the replay shown: {gid, deal, step, status: loading|ok|none|error, data}
@@ -255,7 +255,7 @@ function sheet(g, pos, name) {
     const what = r.annulled ? t("annulled") : `${name(r.taker)} · ${t(r.contract)} ${r.made ? "✓" : "✗"}`;
     return h("tr", {class: d.number === pos.d.number ? "current" : false},
       h("td", {}, h("a", {href: stepHash(g.id, d.number, 0)}, d.number)), h("td", {class: "what"}, what),
-      totals.map((x, i) => h("td", {}, h("b", {}, x), h("br"), h("small", {}, signed(r.scores[i])))));
+      totals.map((x, i) => h("td", {}, h("b", {}, minus(x)), h("br"), h("small", {}, signed(r.scores[i])))));
   });
   return panel({id: "sheet"}, h("h3", {}, t("sheet")), h("div", {class: "sheet-wrap"}, h("table", {class: "sheet"},
     h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), g.seats.map((s, i) => h("th", {}, name(i))))),

@@ -1,6 +1,6 @@
 // A deal's result (over the felt between deals, or reopened later) and the final ranking.
 import {h} from "../dom.js";
-import {colon, lang, oudlersText, signed, t} from "../i18n.js";
+import {colon, lang, minus, oudlersText, signed, t} from "../i18n.js";
 import {S, seatName} from "../state.js";
 
 export function resultView(r, extra = null) {
@@ -24,7 +24,9 @@ export function resultView(r, extra = null) {
     lines.push([t("perdefender"), "", row.per_defender, "total"]);
     box.append(h("table", {class: "primes"}, h("tbody", {}, lines.map(([label, why, x, key]) =>
       h("tr", {class: key}, h("th", {}, label), h("td", {}, why), h("td", {class: "num"}, signed(x)))))));
-    box.append(h("p", {class: "scores"}, S.state.table.seats.map((s, i) => `${seatName(i)}${colon()}${signed(row.scores[i])}`).join(" · ")));
+    // each seat's name and score kept on one line ("Robot 3 :" never apart from its score)
+    box.append(h("p", {class: "scores"}, ...S.state.table.seats.flatMap((s, i) => [i ? " · " : "",
+      h("span", {class: "seat-score"}, `${seatName(i)}${colon()}${signed(row.scores[i])}`)])));
   }
   // the seed and salt that the deal's commitment promised: checkable, not in the way
   box.append(h("details", {class: "fairness", id: "result-fairness", open: S.open.has("result-fairness")},
@@ -52,6 +54,6 @@ export function rankingView(ranking, outcome = null) {
   };
   return h("section", {class: "panel", id: "ranking"}, h("h3", {}, t("ranking")),
     // equal totals share a place (1, 1, 1, 4): the list shows the server's rank, not the position
-    h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1}, `${seatName(r.seat)}${colon()}${r.total}` + line(r)))),
+    h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1}, `${seatName(r.seat)}${colon()}${minus(r.total)}` + line(r)))),
     outcome && !outcome.some((o) => o.ordinal_after != null) ? h("p", {class: "hint"}, t("nocountdone")) : null);
 }

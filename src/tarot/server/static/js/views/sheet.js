@@ -1,6 +1,6 @@
 // The score sheet (R25).
 import {h} from "../dom.js";
-import {oudlersText, signed, t} from "../i18n.js";
+import {minus, oudlersText, signed, t} from "../i18n.js";
 import {S, seatName} from "../state.js";
 
 export function sheetView(game) {
@@ -17,5 +17,5 @@ export function sheetView(game) {
     h("div", {class: "sheet-wrap"}, h("table", {class: "sheet"},
       h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", {}, t("contract")), seats.map((s, i) => h("th", {}, seatName(i))))),
       h("tbody", {}, game.sheet.map((r) => h("tr", {}, h("td", {}, r.deal ?? "–"), h("td", {class: "what"}, contractCell(r)),
-        r.totals.map((x, i) => h("td", {}, h("b", {}, x), h("br"), h("small", {}, signed(r.scores[i]))))))))));
+        r.totals.map((x, i) => h("td", {}, h("b", {}, minus(x)), h("br"), h("small", {}, signed(r.scores[i]))))))))));
 }
