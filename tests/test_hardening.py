@@ -265,3 +265,39 @@ def test_a_message_that_fails_unexpectedly_answers_internal_and_keeps_the_connec
         a.send({"type": "friends"})
         assert a.expect("friends")["friends"] == []
         a.close()
+
+
+def test_a_finished_table_leaves_the_shared_quota_once(tmp_path: Path) -> None:
+    """A finished table is forgotten in the shared quota (Redis) when it finishes, not again at
+    each later change of its summary (a seat emptying, a spectator): one round trip, not one a
+    change. The shared quota here only counts what it is asked (``SharedQuota`` is tested on
+    Redis in ``test_cluster_redis.py``)."""
+    import asyncio
+
+    from server_harness import QuietTab, sqlite_hub
+    from tarot.server.protocol import TableOptions
+
+    async def scenario() -> tuple[str, list[str]]:
+        store, hub = sqlite_hub(tmp_path)
+        tab = QuietTab("A")
+        hub.lobby.add(tab)  # (someone in the lobby: its changes are flushed)
+        forgotten: list[str] = []
+
+        class Counting:
+            async def forget(self, tid: str) -> None:
+                forgotten.append(tid)
+
+        try:
+            table = await hub.create(tab, TableOptions(players=4), "10.0.0.1")
+            hub.shared_quota = Counting()
+            table.status = "finished"
+            for _ in range(3):  # three later changes, each flushed on its own
+                hub.lobby_changed(table.id)
+                await asyncio.sleep(0.1)
+            return table.id, forgotten
+        finally:
+            await hub.close()
+            store.close()
+
+    tid, forgotten = asyncio.run(scenario())
+    assert forgotten == [tid]

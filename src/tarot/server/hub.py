@@ -65,6 +65,9 @@ class Hub:
                                       self.presence)
         self.tables: dict[str, Table] = {}
         self.lobby: set[Client] = set()
+        # Tables no longer counted in their creator's quota: a finished table's later changes
+        # (seats emptying, chat) do not ask Redis to forget it again.
+        self._done: set[str] = set()
         self._lobby_pending = False
         self._lobby_dirty: set[str] = set()  # tables changed since the last lobby_update
         self.quota = TableQuota()
@@ -210,6 +213,7 @@ class Hub:
         """Table ``tid`` is ``owner``'s now (this node was too slow to renew its lease): it stops
         here, and its connections here follow it there."""
         table = self.tables.pop(tid, None)
+        self._done.discard(tid)
         if table is None or self.relay is None:
             return
         log.warning("cluster: table %s was claimed by %s; it stops here", tid, owner)
@@ -280,6 +284,9 @@ class Hub:
 
     def _done_with(self, tid: str) -> None:
         """Table ``tid`` finished or closed: no longer one of its creator's open tables."""
+        if tid in self._done:
+            return
+        self._done.add(tid)
         self.quota.forget(tid)
         if self.shared_quota is not None:
             self.background(self._forget_shared(self.shared_quota, tid))
@@ -384,6 +391,7 @@ class Hub:
             del self.tables[table.id]
             self._empty_since.pop(table.id, None)
             self._done_with(table.id)
+            self._done.discard(table.id)  # (gone: its id is not looked up again)
         for table in closing:
             await table.stop()
             with table.fenced():
