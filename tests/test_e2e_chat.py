@@ -51,6 +51,14 @@ def test_a_player_and_a_spectator_chat_in_the_lobby_and_at_the_table(server: str
     assert lines(walter, "table")[0].startswith("Walter (spectateur)\u00a0: Bien joué\u202f!")
     assert lines(walter, "table")[1].startswith("Alice\u00a0: Thanks Walter")
     walter.screenshot(path=str(SHOTS / "chat-phone-fr.png"), full_page=True)
+    # a message (a toast) while typing on the phone does not cover the input; a tap puts it away
+    walter.locator("#chat-input-table").scroll_into_view_if_needed()
+    walter.evaluate("document.querySelector('#chat-input-table').scrollIntoView({block: 'end'})")
+    walter.evaluate("async () => (await import('/static/js/dom.js')).toast('Un message')")
+    toast, typing = walter.locator("#toast").bounding_box(), walter.locator("#chat-input-table").bounding_box()
+    assert toast and typing and toast["y"] + toast["height"] <= typing["y"], (toast, typing)
+    walter.click("#toast")
+    assert not walter.locator("#toast").is_visible()
     # Alice mutes Walter: his next message does not reach her
     alice.locator("#chat-lines-table .chat-line", has_text="Walter").locator("button.chat-mute").click()
     alice.wait_for_function(SAYS, arg=["Well played", False])
