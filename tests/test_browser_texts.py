@@ -120,7 +120,8 @@ def test_every_refusal_reason_is_said_in_both_languages_and_documented() -> None
 
 def test_french_punctuation_has_its_no_break_spaces() -> None:
     """Issue 16, item 9: in French a colon takes a no-break space before it (and ; ? ! a narrow
-    one), so "Preneur :" never breaks before its colon; English has none."""
+    one), so "Preneur :" never breaks before its colon; English has none. French elides with
+    the typographic apostrophe (l’écart), never a straight one beside it."""
     def strings(x: Any) -> list[str]:
         if isinstance(x, str):
             return [x]
@@ -132,6 +133,7 @@ def test_french_punctuation_has_its_no_break_spaces() -> None:
     for s in fr:
         assert not re.search(r" [:;?!]", s), s
         assert not re.search(r"\w[:;?!]", s), s
+        assert "'" not in s, s
     for s in strings(texts("en")):
         assert not re.search(r"[\u00a0\u202f][:;?!]", s), s
 

@@ -274,7 +274,7 @@ def test_the_same_pages_in_french_on_a_phone(site: Site, browser: Any) -> None:
     assert " :" not in profile
     page.fill("#new-name", "Zoé B")
     page.click("#rename-submit")
-    shown(page, "#rename-error", "Un nom ne peut changer qu'une fois par semaine")
+    shown(page, "#rename-error", "Un nom ne peut changer qu’une fois par semaine")
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     shot(page, "accounts-profile-phone-fr.png")
 
@@ -287,7 +287,7 @@ def test_the_same_pages_in_french_on_a_phone(site: Site, browser: Any) -> None:
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     shot(page, "accounts-ranking-phone-fr.png")
     page.click("#ranking-tab-5")
-    shown(page, "#ranking-empty", "Personne n'est encore classé")
+    shown(page, "#ranking-empty", "Personne n’est encore classé")
 
     page.click("#sign-out")
     shown(page, "#sign-in", "Se connecter")

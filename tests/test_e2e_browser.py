@@ -657,7 +657,7 @@ def test_french_everywhere_cards_help_and_errors(server: str, browser: Any) -> N
         S.sentAt = S.version;  // as the page does when it sends a move (not a stale click)
         send({type: 'act', action: {play: S.state.view.hand[0]}}); }""")
     page.wait_for_function("() => document.querySelector('#toast').textContent.includes('R15')")
-    assert page.locator("#toast").inner_text() == "On joue les cartes après les enchères et l'écart (R15)"
+    assert page.locator("#toast").inner_text() == "On joue les cartes après les enchères et l’écart (R15)"
     # French typography: "Robot 2 : Passe", a no-break space before the colon, never a plain one
     if "\u00a0:" not in page.locator("#app").inner_text():
         page.locator("button.bid[data-bid='pass']").click()  # the first to speak: now a bid shows
@@ -674,7 +674,7 @@ def test_french_everywhere_cards_help_and_errors(server: str, browser: Any) -> N
     page.evaluate("() => document.querySelector('#lang').click()")
     page.goto(server + "/#/t/nosuchtable")
     page.wait_for_function("() => location.hash === '#/'")
-    assert "n'existe plus" in page.locator("#toast").inner_text()
+    assert "n’existe plus" in page.locator("#toast").inner_text()
     page.close()
 
 

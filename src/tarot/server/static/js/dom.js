@@ -23,7 +23,6 @@ function build(el, attrs, kids) {
 export function toast(text) {
   const el = $("#toast");
   el.textContent = text; el.style.display = "block";
-  el.onclick = () => (el.style.display = "none");  // a tap puts it away at once
   clearTimeout(toast.timer); toast.timer = setTimeout(() => (el.style.display = "none"), 4000);
 }
 

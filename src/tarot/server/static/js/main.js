@@ -193,6 +193,7 @@ const ACTIONS = {
   "next-deal": () => send({type: "next_deal"}),
   "bid": (el) => act({bid: el.dataset.bid}),
   "hint": () => { S.hintAsked = S.version; send({type: "hint"}); render(); },
+  "dismiss-toast": (el) => { el.style.display = "none"; },  // a tap puts a message away at once
   "call": (el) => act({call: el.dataset.call}),
   "chelem": (el) => act({chelem: el.dataset.chelem === "true"}),
   "play": (el) => act({play: el.dataset.card}),
