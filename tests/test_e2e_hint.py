@@ -162,3 +162,48 @@ def test_the_ecart_hint_marks_the_cards_to_put_aside(server: str, browser: Any, 
     page.click("#ecart")
     page.wait_for_selector("#ecart", state="detached", timeout=WAIT_MS)
     assert not page.errors, page.errors
+
+
+@pytest.mark.parametrize(("width", "lang"), [(1440, "en"), (390, "fr")])
+def test_the_poignee_hint_says_whether_its_prime_pays(server: str, browser: Any, width: int, lang: str,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0 is dealt ten trumps or more and takes a garde contre: at its first card, the hint
+    weighs showing the poignée over sampled deals (the prime goes to the side that wins)."""
+    from tarot.engine import Deal
+    from tarot.engine.cards import EXCUSE_BIT, TRUMPS
+    from tarot.server.game import ServerGame
+
+    real = ServerGame.new_deal
+
+    def rich_in_trumps(self: Any, seed: str | None = None, salt: str | None = None) -> Any:
+        for s in range(100_000):
+            deal = Deal.new(self.players, self.next_dealer, seed=f"poignee-{s}")
+            if not deal.is_over and (deal.hands[0] & (TRUMPS | EXCUSE_BIT)).bit_count() >= 10:
+                return real(self, f"poignee-{s}", salt)
+        raise AssertionError("no such deal")
+
+    monkeypatch.setattr(ServerGame, "new_deal", rich_in_trumps)
+    page = new_page(browser, width, 900 if width > 400 else 844)
+    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
+    enter(page, server, "Paul")
+    create(page, 4, deals=1)
+    sit_with_bots(page, 4)
+    page.click("button.bid[data-bid='garde_contre']")
+    page.wait_for_selector("button.chelem", timeout=WAIT_MS)
+    page.locator("button.chelem").last.click()  # no chelem
+    page.wait_for_selector("button.poignee", timeout=WAIT_MS)  # its first card: a poignée to show
+    page.click("#hint")
+    text = page.wait_for_selector("#hint-text[data-why]", timeout=WAIT_MS)
+    why, said = text.get_attribute("data-why"), text.text_content()
+    # shown if it pays; else the card to play, and keep it hidden
+    assert why in ("poignee", "search_hide_poignee"), (why, said)
+    if why == "poignee":
+        assert said.startswith("Expert\u00a0: Montrer une poignée" if lang == "fr" else "Expert: Show a poignée"), said
+        assert ("en moyenne" if lang == "fr" else "on average") in said, said
+    else:
+        assert said.endswith("Ne montrez pas votre poignée\u00a0: sa prime irait le plus souvent au camp adverse."
+                             if lang == "fr" else "Don't show your poignée: its prime would mostly go to the other side."), said
+        assert page.locator("#hand .card.hinted").count() == 1
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"hint-poignee-{width}-{lang}.png"), full_page=True)
+    assert not page.errors, page.errors

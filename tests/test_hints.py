@@ -137,3 +137,27 @@ def test_the_poignee_advice_weighs_its_prime() -> None:
     assert len(advice.action.cards) == options.sizes[-1][1]
     assert all(options.allowed_mask >> int(c) & 1 for c in advice.action.cards)
     assert advice.worlds >= MIN_OPENING_WORLDS and advice.mean is not None and advice.mean > 0
+
+
+def test_a_poignee_whose_prime_would_go_to_the_other_side_is_kept_hidden() -> None:
+    """A garde contre on a hand of ten trumps and little else (seed poignee-278): the taker's
+    side loses in nearly every sampled deal, so the prime would go to the defence. The advice is
+    the card, and says to keep the poignée hidden (was the card alone)."""
+    from tarot.engine import Bid, Chelem
+    from tarot.engine.rules import Contract
+
+    deal = Deal.new(4, 3, seed="poignee-278")
+    while deal.phase is Phase.BIDDING:
+        seat = deal.turn
+        assert seat is not None
+        deal.apply(Bid(seat, Contract.GARDE_CONTRE if seat == 0 else None))
+    assert deal.taker == 0
+    view = deal.view(0)
+    while not (view.seat == 0 and view.poignee_options is not None):
+        deal.apply(HeuristicBot(0).act(view) if view.phase != "announce" else Chelem(view.seat, False))
+        seat = deal.turn if deal.turn is not None else deal.taker
+        assert seat is not None
+        view = deal.view(seat)
+    advice = advise(view, seed=1, think=0.2)
+    assert advice.why == "search_hide_poignee" and advice.action in view.legal
+    assert advice.worlds >= 4 and advice.to_dict()["why"] == "search_hide_poignee"

@@ -6,7 +6,7 @@ are the search's own decisions (by simulation); the call and the chelem are the 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from tarot.engine import Action, Bid, Ecart, Play, Poignee, View, action_to_dict
@@ -26,7 +26,7 @@ from .search import MIN_WORLDS, SearchBot
 class Advice:
     action: Action
     # only (the one legal move), rules (the club rules), bidding, ecart, poignee (show it), search
-    # (the card play)
+    # (the card play), search_hide_poignee (the card, and the poignée the seat may show does not pay)
     why: str
     worlds: int = 0  # sampled deals it was scored over
     mean: float | None = None  # the seat's mean score with it (a poignée: what its prime adds)
@@ -59,10 +59,12 @@ def advise(view: View, seed: int, think: float) -> Advice:
         advice = _bid(view, expert)
     elif view.phase == "play":
         shown = _poignee(view, expert)
-        if shown is None:
-            advice = _card(view, expert)
-        elif shown is not False:
+        if isinstance(shown, Advice):
             advice = shown
+        elif shown != "unknown":
+            advice = _card(view, expert)
+            if advice is not None and shown == "hide":
+                advice = replace(advice, why="search_hide_poignee")
     return advice if advice is not None else Advice(HeuristicBot(seed).act(view), "rules")
 
 
@@ -97,17 +99,18 @@ def _ecart(view: View, expert: SearchBot) -> Advice | None:
                   None if second is None else means[second])
 
 
-def _poignee(view: View, expert: SearchBot) -> Advice | Literal[False] | None:
-    """Show the poignée (its advice), do not (None: the card is advised), or False when too few
-    worlds were found (the club rules decide)."""
+def _poignee(view: View, expert: SearchBot) -> Advice | Literal["none", "hide", "unknown"]:
+    """Show the poignée (its advice); "none" when there is none to show, "hide" when its prime
+    does not pay (the card is advised either way); "unknown" when too few worlds were found (the
+    club rules decide)."""
     cards = poignee_cards(view)
     if cards is None:
-        return None
+        return "none"
     gain, worlds = poignee_gain(view, len(cards), expert.rng, expert.card_budget())
     if worlds < MIN_OPENING_WORLDS:
-        return False
+        return "unknown"
     if gain <= POIGNEE_MARGIN_POINTS:
-        return None
+        return "hide"
     return Advice(Poignee(view.seat, cards), "poignee", worlds, gain)
 
 

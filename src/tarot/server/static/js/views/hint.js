@@ -46,8 +46,11 @@ export function hintView(v) {
   if (advice) {
     const args = {move: actionText(advice.action), n: advice.worlds, mean: advice.mean == null ? "" : points(advice.mean),
       next: advice.next ? actionText(advice.next) : "", next_mean: advice.next_mean == null ? "" : points(advice.next_mean)};
+    // the card, and the poignée one may show is better kept hidden: said after the card's line
+    const hide = advice.why === "search_hide_poignee";
     box.append(h("p", {id: "hint-text", "data-why": advice.why},
-      fill("hint_" + advice.why, args), advice.next && !NO_NEXT.has(advice.why) ? fill("hint_next", args) : ""));
+      fill("hint_" + (hide ? "search" : advice.why), args), advice.next && !NO_NEXT.has(advice.why) ? fill("hint_next", args) : "",
+      hide ? " " + t("hint_hide_poignee") : ""));
   } else if (asked) box.append(h("p", {id: "hint-text", class: "note"}, t("hint_thinking")));
   return box;
 }
