@@ -197,12 +197,14 @@ def test_the_poignee_hint_says_whether_its_prime_pays(server: str, browser: Any,
     why, said = text.get_attribute("data-why"), text.text_content()
     # shown if it pays; else the card to play, and keep it hidden
     assert why in ("poignee", "search_hide_poignee"), (why, said)
+    fr = lang == "fr"
     if why == "poignee":
-        assert said.startswith("Expert\u00a0: Montrer une poignée" if lang == "fr" else "Expert: Show a poignée"), said
-        assert ("en moyenne" if lang == "fr" else "on average") in said, said
+        assert said.startswith("Expert\u00a0: Montrer une poignée" if fr else "Expert: Show a poignée"), said
+        assert ("en moyenne" if fr else "on average") in said, said
     else:
-        assert said.endswith("Ne montrez pas votre poignée\u00a0: sa prime irait le plus souvent au camp adverse."
-                             if lang == "fr" else "Don't show your poignée: its prime would mostly go to the other side."), said
+        hidden = ("Ne montrez pas votre poignée\u00a0: sa prime irait le plus souvent au camp adverse." if fr
+                  else "Don't show your poignée: its prime would mostly go to the other side.")
+        assert said.endswith(hidden), said
         assert page.locator("#hand .card.hinted").count() == 1
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"hint-poignee-{width}-{lang}.png"), full_page=True)
