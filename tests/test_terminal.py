@@ -449,3 +449,37 @@ def test_default_poignee_is_legal() -> None:
             continue
         for _, count in opts.sizes:
             assert deal.is_legal(Poignee(opts.seat, default_poignee(opts, count)))
+
+
+@pytest.mark.parametrize(("lang", "word", "expert"), [(Lang.EN, "hint", "Expert: "), (Lang.FR, "conseil", "Expert : ")])
+def test_hint_says_what_the_expert_would_play_and_keeps_the_turn(lang: Lang, word: str, expert: str) -> None:
+    """At any prompt, ``hint`` (``conseil``) says in one line what the expert would do, from the
+    player's view (``tarot.bots.advice``); the prompt is asked again, the turn still the player's.
+    Asked at the bidding and at the first card."""
+    asked: list[str] = []
+
+    def respond(tg: TerminalGame) -> str:
+        view = view0(tg)
+        if view.phase not in asked and view.phase in ("bidding", "play"):
+            asked.append(view.phase)
+            return word
+        return first(tg)
+
+    tg, console, _ = start(respond, seed=3, lang=lang)
+    tg.hint_think = 0.05
+    console.width = 1000  # (each advice on one line of the transcript)
+    assert tg.run() == 0
+    out = output(console)
+    assert asked == ["bidding", "play"]
+    lines = [line for line in out.splitlines() if line.startswith(expert)]
+    assert len(lines) == 2, out
+    bid, card = lines
+    if lang is Lang.EN:
+        assert "the best bid over" in bid or "club player's rules" in bid, bid
+        assert any(w in card for w in ("the best of your cards over", "the only possible move",
+                                       "club player's rules")), card
+    else:
+        assert "la meilleure enchère sur" in bid or "règles du joueur de club" in bid, bid
+        assert any(w in card for w in ("la meilleure de vos cartes sur", "le seul coup possible",
+                                       "règles du joueur de club")), card
+    assert bid.rstrip().endswith(".") and card.rstrip().endswith(".")

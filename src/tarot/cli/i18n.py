@@ -77,11 +77,12 @@ _EN: Final[dict[str, str]] = {
     "final_ranking": "Final ranking",
     "welcome": "French Tarot: you are seat 0, against {bots} bots; {deals} deal(s) to play.",
     "commands_hint": "Type the number of a choice or a card code (KH, 10S, T21, EX). "
-                     "At any prompt: ? help, last, hand, sheet, quit.",
+                     "At any prompt: ? help, last, hand, sheet, hint, quit.",
     "help": "Choices: type the number shown, or the name (pass, prise, garde, garde sans, garde contre) "
             "or card code: rank then suit, 1…10 J N(knight) Q K with S♠ H♥ D♦ C♣ (KH, 10S, NC), "
             "trumps T1…T21, the Excuse EX (★). Case does not matter. Several cards: separate them "
-            "with spaces. Commands: ? help · last (previous trick) · hand · sheet (score sheet) · quit.",
+            "with spaces. Commands: ? help · last (previous trick) · hand · sheet (score sheet) · "
+            "hint (what the expert would play, and why) · quit.",
     "goodbye": "Goodbye!",
     "goodbye_interrupted": "Game interrupted. Goodbye!",
     "deal_header": "Deal {n} of {total} · dealer: {dealer}",
@@ -148,6 +149,23 @@ _EN: Final[dict[str, str]] = {
     "ladder_bot": "Bot",
     "ladder_ordinal": "Ordinal (μ − 3σ)",
     "ladder_games": "Games",
+    # the hint command (terminal_hint.py)
+    "hint_expert": "Expert: ",
+    "hint_why_search": ", the best of your cards over {n} sampled deals (on average {mean} for you)",
+    "hint_why_bidding": ", the best bid over {n} sampled deals (on average {mean} for you)",
+    "hint_why_ecart": ", chosen among the écarts tried over {n} sampled deals (on average {mean} for you)",
+    "hint_why_poignee": ": over {n} sampled deals, its prime adds {mean} for you on average",
+    "hint_why_rules": ", by the club player's rules",
+    "hint_why_only": ", the only possible move",
+    "hint_next": "; next best ",
+    "hint_next_mean": ": {mean}",
+    "hint_hide_poignee": "Don't show your poignée: its prime would mostly go to the other side.",
+    "hint_call": "call",
+    "hint_ecart_move": "put aside",
+    "hint_chelem": "announce a chelem",
+    "hint_no_chelem": "no chelem",
+    "hint_poignee_move": "show a poignée of {n} trumps",
+    "hint_thinking": "The expert is thinking…",
     # tarot duplicate (R26)
     "dup_seat": "Seat {seat}",
     "dup_etui": "Board (étui) {n}",
@@ -231,12 +249,14 @@ _FR: Final[dict[str, str]] = {
     "final_ranking": "Classement final",
     "welcome": "Tarot : vous êtes le joueur 0, contre {bots} robots ; {deals} donne(s) à jouer.",
     "commands_hint": "Tapez le numéro d'un choix ou le code d'une carte (KH, 10S, T21, EX). "
-                     "À chaque question : ? aide, last (dernier pli), hand (main), sheet (feuille), quit.",
+                     "À chaque question : ? aide, last (dernier pli), hand (main), sheet (feuille), "
+                     "conseil, quit.",
     "help": "Choix : tapez le numéro affiché, ou le nom (passe, prise, garde, garde sans, garde contre) "
             "ou le code de la carte : valeur puis couleur, 1…10 J(valet) N(cavalier) Q(dame) K(roi) avec "
             "S♠ pique, H♥ cœur, D♦ carreau, C♣ trèfle (KH = roi de cœur, 10S, NC), atouts T1…T21, "
             "l'Excuse EX (★). Majuscules ou minuscules. Plusieurs cartes : séparées par des espaces. "
-            "Commandes : ? aide · last (pli précédent) · hand (main) · sheet (feuille de marque) · quit.",
+            "Commandes : ? aide · last (pli précédent) · hand (main) · sheet (feuille de marque) · "
+            "conseil (ce que jouerait l'expert, et pourquoi) · quit.",
     "goodbye": "Au revoir !",
     "goodbye_interrupted": "Partie interrompue. Au revoir !",
     "deal_header": "Donne {n} sur {total} · donneur : {dealer}",
@@ -305,6 +325,25 @@ _FR: Final[dict[str, str]] = {
     "ladder_bot": "Robot",
     "ladder_ordinal": "Ordinal (μ − 3σ)",
     "ladder_games": "Parties",
+    # la commande conseil (terminal_hint.py)
+    "hint_expert": "Expert : ",
+    "hint_why_search": ", la meilleure de vos cartes sur {n} donnes tirées au sort "
+                       "(en moyenne {mean} pour vous)",
+    "hint_why_bidding": ", la meilleure enchère sur {n} donnes tirées au sort (en moyenne {mean} pour vous)",
+    "hint_why_ecart": ", retenu parmi les écarts essayés sur {n} donnes tirées au sort "
+                      "(en moyenne {mean} pour vous)",
+    "hint_why_poignee": " : sur {n} donnes tirées au sort, sa prime vous rapporte {mean} en moyenne",
+    "hint_why_rules": ", selon les règles du joueur de club",
+    "hint_why_only": ", le seul coup possible",
+    "hint_next": " ; sinon ",
+    "hint_next_mean": " : {mean}",
+    "hint_hide_poignee": "Ne montrez pas votre poignée : sa prime irait le plus souvent au camp adverse.",
+    "hint_call": "appeler",
+    "hint_ecart_move": "écarter",
+    "hint_chelem": "annoncer un chelem",
+    "hint_no_chelem": "pas de chelem",
+    "hint_poignee_move": "montrer une poignée de {n} atouts",
+    "hint_thinking": "L'expert réfléchit…",
     "dup_seat": "Place {seat}",
     "dup_etui": "Étui {n}",
     "dup_set": "Série duplicate {seed} : {players} joueurs, {deals} étuis",

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.text import Text
 
 from tarot.bots import Bot, build_bot
+from tarot.bots.advice import advise
 from tarot.engine import (
     EXCUSE,
     Action,
@@ -42,6 +43,7 @@ from tarot.engine import (
 
 from .i18n import Lang, default_lang, text
 from .score_tables import deal_table, sheet_table
+from .terminal_hint import HINT_THINK, hint_text
 from .terminal_render import (
     EXCUSE_SYMBOL,
     SUIT_SYMBOLS,
@@ -64,6 +66,7 @@ _HELP: Final = {"?", "help", "aide", "h"}
 _LAST: Final = {"last", "dernier", "pli", "l"}
 _HAND: Final = {"hand", "main"}
 _SHEET: Final = {"sheet", "feuille", "scores", "score"}
+_HINT: Final = {"hint", "conseil", "indice"}
 _QUIT: Final = {"quit", "exit", "quitter", "q"}
 _YES: Final = {"y", "yes", "o", "oui"}
 _NO: Final = {"n", "no", "non", ""}
@@ -180,6 +183,8 @@ class TerminalGame:
             for seat in range(1, players)
         }
         self.results: list[tuple[str, DealResult]] = []
+        self.hint_seed = seed if seed is not None else 0  # the expert's draws: the same advice again
+        self.hint_think = think if think is not None else HINT_THINK
         self._deal: Deal | None = None  # the deal on screen
         self._trick_open = False  # a trick line is being written (cards appended as played)
 
@@ -432,9 +437,19 @@ class TerminalGame:
                 self.say(hand_table(self.lang, current.view(HUMAN).hand))
         elif word in _SHEET:
             self._show_sheet()
+        elif word in _HINT:
+            self._hint()
         else:
             return False
         return True
+
+    def _hint(self) -> None:
+        """What the expert would do now, from the player's own view (``terminal_hint``); asked at
+        a prompt, so at the player's turn."""
+        current = self.game.deal
+        assert current is not None
+        self.say(Text(self.t("hint_thinking"), style="dim"))
+        self.say(hint_text(self.lang, advise(current.view(HUMAN), self.hint_seed, self.hint_think)))
 
     def _choose(self, prompt: str, options: Sequence[Action],
                 labels: Sequence[Text | str], match: Callable[[str], Action | None]) -> Action:
