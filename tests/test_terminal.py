@@ -451,7 +451,8 @@ def test_default_poignee_is_legal() -> None:
             assert deal.is_legal(Poignee(opts.seat, default_poignee(opts, count)))
 
 
-@pytest.mark.parametrize(("lang", "word", "expert"), [(Lang.EN, "hint", "Expert: "), (Lang.FR, "conseil", "Expert : ")])
+@pytest.mark.parametrize(("lang", "word", "expert"),
+                         [(Lang.EN, "hint", "Expert: "), (Lang.FR, "conseil", "Expert : ")])
 def test_hint_says_what_the_expert_would_play_and_keeps_the_turn(lang: Lang, word: str, expert: str) -> None:
     """At any prompt, ``hint`` (``conseil``) says in one line what the expert would do, from the
     player's view (``tarot.bots.advice``); the prompt is asked again, the turn still the player's.
