@@ -325,6 +325,51 @@ def test_a_stale_owner_cannot_write_once_the_table_is_claimed(store: Store) -> N
     assert actions == [(0, "pass"), (1, "garde")]
 
 
+@pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")
+def test_a_claim_is_not_held_by_an_open_transaction_of_a_frozen_owner(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A process frozen mid-transaction (SIGSTOP, a paused machine) holds its fence's row lock:
+    the next owner's claim waited for it as long as it slept (a cluster test timed out on it in
+    CI). The server now ends such a transaction after ``STALE_TRANSACTION_SECONDS`` and the claim
+    goes through; the frozen owner's write, never acknowledged, is rolled back."""
+    from tarot.server import store as store_module
+
+    assert PG_URL
+    monkeypatch.setattr(store_module, "STALE_TRANSACTION_SECONDS", 1)
+    reset_postgres(PG_URL)
+    migrate(PG_URL)
+    frozen, claimer = Store(PG_URL), Store(PG_URL)
+    try:
+        deal = asyncio.run(_table_with_deal(frozen, "t1"))
+        conn = frozen.engine.connect()
+        conn.begin()
+        epoch = conn.execute(select(TableRow.owner_epoch).where(TableRow.id == "t1")).scalar_one()
+        frozen.fences(conn, [("t1", epoch)])  # its fence's shared row lock, then it sleeps
+        conn.execute(insert(ActionRow).values(deal_id=deal, index=0, table_version=2,
+                                              action={"seat": 0, "bid": "pass"}, by="player", created=0.0))
+        claimed: list[int | None] = []
+
+        def claim() -> None:
+            with claimer.engine.begin() as c:
+                claimed.append(claimer.claim_table(c, "t1"))
+
+        worker = threading.Thread(target=claim, daemon=True)
+        worker.start()
+        worker.join(20)
+        held = worker.is_alive()
+        if held:
+            conn.rollback()  # (the old behaviour: free the claim, so the test ends)
+            worker.join(10)
+        assert not held, "the claim waited for the frozen owner's transaction"
+        assert claimed == [epoch + 1]
+        with claimer.sessions() as s:  # the frozen write was rolled back
+            assert s.scalars(select(ActionRow)).all() == []
+        conn.invalidate()  # (its session is gone: the server ended it)
+    finally:
+        frozen.close()
+        claimer.close()
+
+
 async def _other_table_write(store: Store) -> None:
     """Another table's write, unfenced, in the same batch as the stale ones."""
     await store.write(store.save_table, "t2", None, {}, [], "waiting", 5)

@@ -216,6 +216,13 @@ FENCE: ContextVar[tuple[str, int] | None] = ContextVar("tarot_fence", default=No
 Job = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
+# A transaction left open this long by its process (PostgreSQL: "idle in transaction") is ended
+# by the server. Only a process that stopped mid-transaction (frozen, paused, cut off) leaves one
+# open: its fence's row lock would otherwise hold the next owner's claim (``claim_table``) until
+# it woke. Its write was not acknowledged yet, so rolling it back loses nothing.
+STALE_TRANSACTION_SECONDS = 5
+
+
 class Store:
     """The repository. Reads run on the worker thread through ``run``; writes, ``fn(conn, …)``,
     through ``write`` (SQLite: on the event loop's thread; see the module's docstring)."""
@@ -226,6 +233,9 @@ class Store:
         self.inline = self.url.startswith("sqlite")  # writes on the event loop's thread
         if self.inline:
             kwargs["connect_args"] = {"check_same_thread": False}
+        elif self.url.startswith("postgresql"):
+            timeout = STALE_TRANSACTION_SECONDS * 1000
+            kwargs["connect_args"] = {"options": f"-c idle_in_transaction_session_timeout={timeout}"}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.inline:
             event.listen(self.engine, "connect", _sqlite_pragmas)
