@@ -9,16 +9,15 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from tarot.engine import Action, Bid, Ecart, Play, Poignee, View, action_to_dict
+from tarot.engine import Action, Bid, Ecart, Play, View, action_to_dict
 from tarot.engine.cards import CARDS, cards_of, mask_of
 
-from .announce_search import POIGNEE_MARGIN_POINTS, poignee_cards, poignee_gain
+from .announce_search import decide_poignee
 from .bidding import MIN_WORLDS as MIN_BID_WORLDS
 from .bidding import estimate_bids
-from .ecart_search import Z, ecart_candidates, estimate_ecarts
+from .ecart_search import search_ecart
 from .heuristic import HeuristicBot
 from .knowledge import knowledge_of
-from .opening import MIN_WORLDS as MIN_OPENING_WORLDS
 from .search import MIN_WORLDS, SearchBot
 
 
@@ -82,17 +81,15 @@ def _bid(view: View, expert: SearchBot) -> Advice | None:
 
 
 def _ecart(view: View, expert: SearchBot) -> Advice | None:
-    """The search's écart (``ecart_search.choose_ecart``) with its figures."""
-    options = view.ecart_options
-    assert options is not None
-    candidates = ecart_candidates(view.hand.mask, options.size, options.allowed_mask, options.trumps_needed)
-    if len(candidates) == 1:
+    """The search's écart (``ecart_search.search_ecart``) with its figures; None (the club rules)
+    when it had one candidate only or too few worlds."""
+    found = search_ecart(view, expert.rng, expert.opening_budget())
+    if found is None:
         return None
-    est = estimate_ecarts(view, candidates, expert.rng, expert.opening_budget())
-    if est.worlds < MIN_OPENING_WORLDS:
+    best, est = found
+    if est is None:
         return None
-    best = est.best_over(candidates[0], Z)
-    means = {c: est.mean(c) for c in candidates}
+    means = {c: est.mean(c) for c in est.scores}
     second = _runner_up(means, best)
     return Advice(Ecart(view.seat, cards_of(best)), "ecart", est.worlds, means[best],
                   None if second is None else Ecart(view.seat, cards_of(second)),
@@ -100,18 +97,17 @@ def _ecart(view: View, expert: SearchBot) -> Advice | None:
 
 
 def _poignee(view: View, expert: SearchBot) -> Advice | Literal["none", "hide", "unknown"]:
-    """Show the poignée (its advice); "none" when there is none to show, "hide" when its prime
-    does not pay (the card is advised either way); "unknown" when too few worlds were found (the
-    club rules decide)."""
-    cards = poignee_cards(view)
-    if cards is None:
+    """The search's poignée (``announce_search.decide_poignee``): show it (its advice); "none"
+    when there is none to show, "hide" when its prime does not pay (the card is advised either
+    way); "unknown" when too few worlds were found (the club rules decide)."""
+    if view.poignee_options is None:
         return "none"
-    gain, worlds = poignee_gain(view, len(cards), expert.rng, expert.card_budget())
-    if worlds < MIN_OPENING_WORLDS:
+    decided, gain, worlds = decide_poignee(view, expert.rng, expert.card_budget())
+    if decided is False:
         return "unknown"
-    if gain <= POIGNEE_MARGIN_POINTS:
+    if decided is None:
         return "hide"
-    return Advice(Poignee(view.seat, cards), "poignee", worlds, gain)
+    return Advice(decided, "poignee", worlds, gain)
 
 
 def _card(view: View, expert: SearchBot) -> Advice | None:

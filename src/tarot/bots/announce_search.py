@@ -129,12 +129,19 @@ def poignee_gain(view: View, count: int, rng: random.Random, budget: CardBudget)
     return total / max(worlds, 1), worlds
 
 
-def choose_poignee(view: View, rng: random.Random, budget: CardBudget) -> Poignee | Literal[False] | None:
-    """The poignée to show, None to show none, or False when too few worlds were found."""
+def decide_poignee(view: View, rng: random.Random,
+                   budget: CardBudget) -> tuple[Poignee | Literal[False] | None, float, int]:
+    """``choose_poignee``'s decision with its figures: the prime's mean gain for the seat and
+    the worlds it was measured over (the hint says them)."""
     cards = poignee_cards(view)
     if cards is None:
-        return None
+        return None, 0.0, 0
     gain, worlds = poignee_gain(view, len(cards), rng, budget)
     if worlds < MIN_WORLDS:
-        return False
-    return Poignee(view.seat, cards) if gain > POIGNEE_MARGIN_POINTS else None
+        return False, gain, worlds
+    return (Poignee(view.seat, cards) if gain > POIGNEE_MARGIN_POINTS else None), gain, worlds
+
+
+def choose_poignee(view: View, rng: random.Random, budget: CardBudget) -> Poignee | Literal[False] | None:
+    """The poignée to show, None to show none, or False when too few worlds were found."""
+    return decide_poignee(view, rng, budget)[0]

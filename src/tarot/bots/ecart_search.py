@@ -71,14 +71,22 @@ def estimate_ecarts(view: View, candidates: list[int], rng: random.Random, budge
                     lambda world, ecart: start_play(world, taker, contract, called, ecart))
 
 
-def choose_ecart(view: View, rng: random.Random, budget: Budget, z: float = Z) -> int | None:
-    """The écart (a mask) to discard, or None when too few consistent worlds were found."""
+def search_ecart(view: View, rng: random.Random, budget: Budget,
+                 z: float = Z) -> tuple[int, Estimates | None] | None:
+    """The écart (a mask) to discard and the estimates it was chosen by (None: the only
+    candidate), or None when too few consistent worlds were found (the hint's figures too)."""
     options = view.ecart_options
     assert options is not None
     candidates = ecart_candidates(view.hand.mask, options.size, options.allowed_mask, options.trumps_needed)
     if len(candidates) == 1:
-        return candidates[0]
+        return candidates[0], None
     estimates = estimate_ecarts(view, candidates, rng, budget)
     if estimates.worlds < MIN_WORLDS:
         return None
-    return estimates.best_over(candidates[0], z)
+    return estimates.best_over(candidates[0], z), estimates
+
+
+def choose_ecart(view: View, rng: random.Random, budget: Budget, z: float = Z) -> int | None:
+    """The écart (a mask) to discard, or None when too few consistent worlds were found."""
+    found = search_ecart(view, rng, budget, z)
+    return None if found is None else found[0]

@@ -9,15 +9,10 @@ from rich.text import Text
 from tarot.bots.advice import Advice
 from tarot.engine import Action, Bid, Call, Chelem, Ecart, Play, Poignee
 
-from .i18n import Lang, text
+from .i18n import Lang, signed, text
 from .terminal_render import card_text, cards_text
 
 HINT_THINK = 0.5  # seconds: the site's default think time for its hints
-
-
-def _signed(x: float) -> str:
-    n = round(x)
-    return f"+{n}" if n > 0 else str(n).replace("-", "\u2212")
 
 
 def action_text(lang: Lang, action: Action) -> Text:
@@ -41,12 +36,12 @@ def hint_text(lang: Lang, advice: Advice) -> Text:
     hide = advice.why == "search_hide_poignee"
     why = "search" if hide else advice.why
     line = Text(text(lang, "hint_expert"), style="bold").append_text(action_text(lang, advice.action))
-    figures = {"n": advice.worlds, "mean": "" if advice.mean is None else _signed(advice.mean)}
+    figures = {"n": advice.worlds, "mean": "" if advice.mean is None else signed(round(advice.mean))}
     line.append(text(lang, "hint_why_" + why, **figures))
     if advice.runner_up is not None and advice.runner_up_mean is not None and why in ("search", "bidding"):
         line.append(text(lang, "hint_next"))
         line.append_text(action_text(lang, advice.runner_up))
-        line.append(text(lang, "hint_next_mean", mean=_signed(advice.runner_up_mean)))
+        line.append(text(lang, "hint_next_mean", mean=signed(round(advice.runner_up_mean))))
     line.append(".")
     if hide:
         line.append(" " + text(lang, "hint_hide_poignee"))
