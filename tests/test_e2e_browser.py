@@ -249,25 +249,37 @@ def test_five_players_king_call(server: str, browser: Any) -> None:
     page.close()
 
 
+def seed_deals(monkeypatch: pytest.MonkeyPatch, prefix: str, wanted: Callable[[Any, int], bool]) -> None:
+    """The site's deals seeded: each one is the first of ``prefix-0``, ``prefix-1``, … that is
+    played (not annulled as dealt) and that ``wanted(deal, players)`` accepts."""
+    from tarot.engine import Deal
+    from tarot.server.game import ServerGame
+
+    real = ServerGame.new_deal
+
+    def seeded(self: Any, seed: str | None = None, salt: str | None = None) -> Any:
+        for s in range(100_000):
+            deal = Deal.new(self.players, self.next_dealer, seed=f"{prefix}-{s}")
+            if not deal.is_over and wanted(deal, self.players):
+                return real(self, f"{prefix}-{s}", salt)
+        raise AssertionError("no such deal")
+
+    monkeypatch.setattr(ServerGame, "new_deal", seeded)
+
+
+def ten_trumps_at_seat_0(deal: Any, players: int) -> bool:
+    """Seat 0 holds a poignée (10 trumps, the Excuse counting; R14 at 4 players)."""
+    from tarot.engine.cards import EXCUSE_BIT, TRUMPS
+
+    return bool((deal.hands[0] & (TRUMPS | EXCUSE_BIT)).bit_count() >= 10)
+
+
 @pytest.mark.parametrize("width", [1100, 390])
 def test_a_poignee_is_chosen_by_clicking_and_shown(server: str, browser: Any, width: int,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Seat 0 is dealt 10 trumps or more (R14 at 4 players): it picks the poignée's cards by
     clicking, and the shown cards appear on the table, apart from the seats (a phone too)."""
-    from tarot.engine import Deal
-    from tarot.engine.cards import EXCUSE_BIT, TRUMPS
-    from tarot.server.game import ServerGame
-
-    real = ServerGame.new_deal
-
-    def rich_in_trumps(self: Any, seed: str | None = None, salt: str | None = None) -> Any:
-        for s in range(100_000):
-            deal = Deal.new(self.players, self.next_dealer, seed=f"poignee-{s}")
-            if not deal.is_over and (deal.hands[0] & (TRUMPS | EXCUSE_BIT)).bit_count() >= 10:
-                return real(self, f"poignee-{s}", salt)
-        raise AssertionError("no such deal")
-
-    monkeypatch.setattr(ServerGame, "new_deal", rich_in_trumps)
+    seed_deals(monkeypatch, "poignee", ten_trumps_at_seat_0)
     page = browser.new_page(viewport={"width": width, "height": 900 if width > 400 else 844})
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Carol")

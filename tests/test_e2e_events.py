@@ -35,6 +35,14 @@ def account(browser: Any, base: str, name: str, width: int, lang: str) -> Any:
     return page
 
 
+def local_time(page: Any, seconds_ahead: int) -> str:
+    """The browser's own time ``seconds_ahead`` from now, as a datetime-local field takes it."""
+    return str(page.evaluate("""(ahead) => {
+        const d = new Date(Date.now() + ahead * 1000), p = (x) => String(x).padStart(2, '0');
+        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`
+          + `T${p(d.getHours())}:${p(d.getMinutes())}`; }""", seconds_ahead))
+
+
 def no_wider(page: Any, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
@@ -69,11 +77,7 @@ def test_an_event_from_its_creation_to_its_results(server: str, browser: Any) ->
     odile.fill("#ev-name", "Club night")
     odile.select_option("#ev-players", "4")
     odile.fill("#ev-deals", "2")
-    in_an_hour = odile.evaluate("""() => {
-        const d = new Date(Date.now() + 3600e3), p = (x) => String(x).padStart(2, '0');
-        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`
-          + `T${p(d.getHours())}:${p(d.getMinutes())}`; }""")  # (the browser's time)
-    odile.fill("#ev-starts", in_an_hour)
+    odile.fill("#ev-starts", local_time(odile, 3600))
     odile.select_option("#ev-access", "open")
     odile.set_checked("#ev-bots", True)
     shot(odile, "event-lobby-1100-en.png")
@@ -163,11 +167,7 @@ def test_an_event_by_invitation_says_so_where_it_takes_registrations(server: str
     irene.fill("#ev-name", "Friends only")
     irene.select_option("#ev-players", "4")
     irene.fill("#ev-deals", "1")
-    tomorrow = irene.evaluate("""() => {
-        const d = new Date(Date.now() + 86400e3), p = (x) => String(x).padStart(2, '0');
-        return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`
-          + `T${p(d.getHours())}:${p(d.getMinutes())}`; }""")
-    irene.fill("#ev-starts", tomorrow)
+    irene.fill("#ev-starts", local_time(irene, 86400))
     irene.select_option("#ev-access", "invite")
     irene.click("#ev-create-submit")
     shown(irene, "#ev-title", "Friends only")

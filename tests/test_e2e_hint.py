@@ -7,7 +7,16 @@ from typing import Any
 
 import pytest
 
-from test_e2e_browser import SHOTS, WAIT_MS, create, enter, new_page, sit_with_bots
+from test_e2e_browser import (
+    SHOTS,
+    WAIT_MS,
+    create,
+    enter,
+    new_page,
+    seed_deals,
+    sit_with_bots,
+    ten_trumps_at_seat_0,
+)
 
 
 def a_bot_takes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -15,21 +24,13 @@ def a_bot_takes(monkeypatch: pytest.MonkeyPatch) -> None:
     scale (the bots' bid), so the human's pass leaves a deal to play, and seat 0 has no poignée
     to show (with one, the card advice would be the rules'): its card hints are the search's."""
     from tarot.bots.evaluation import contract_for, hand_points
-    from tarot.engine import Deal
     from tarot.engine.cards import EXCUSE_BIT, TRUMPS
-    from tarot.server.game import ServerGame
 
-    real = ServerGame.new_deal
+    def wanted(deal: Any, players: int) -> bool:
+        return ((deal.hands[0] & (TRUMPS | EXCUSE_BIT)).bit_count() < 8
+                and any(contract_for(hand_points(h), players) for h in deal.hands[1:]))
 
-    def seeded(self: Any, seed: str | None = None, salt: str | None = None) -> Any:
-        for s in range(100_000):
-            deal = Deal.new(self.players, self.next_dealer, seed=f"hint-{s}")
-            if (not deal.is_over and (deal.hands[0] & (TRUMPS | EXCUSE_BIT)).bit_count() < 8
-                    and any(contract_for(hand_points(h), self.players) for h in deal.hands[1:])):
-                return real(self, f"hint-{s}", salt)
-        raise AssertionError("no such deal")
-
-    monkeypatch.setattr(ServerGame, "new_deal", seeded)
+    seed_deals(monkeypatch, "hint", wanted)
 
 
 @pytest.mark.parametrize(("width", "lang"), [(1100, "en"), (390, "fr")])
@@ -118,20 +119,12 @@ def the_human_takes(monkeypatch: pytest.MonkeyPatch) -> None:
     """The deal is seeded: seat 0's hand is worth a contract by the club scale and no bot's is,
     so the human's garde stands and the human chooses the écart."""
     from tarot.bots.evaluation import contract_for, hand_points
-    from tarot.engine import Deal
-    from tarot.server.game import ServerGame
 
-    real = ServerGame.new_deal
+    def wanted(deal: Any, players: int) -> bool:
+        return bool(contract_for(hand_points(deal.hands[0]), players)
+                    and not any(contract_for(hand_points(h), players) for h in deal.hands[1:]))
 
-    def seeded(self: Any, seed: str | None = None, salt: str | None = None) -> Any:
-        for s in range(100_000):
-            deal = Deal.new(self.players, self.next_dealer, seed=f"hint-take-{s}")
-            if (not deal.is_over and contract_for(hand_points(deal.hands[0]), self.players)
-                    and not any(contract_for(hand_points(h), self.players) for h in deal.hands[1:])):
-                return real(self, f"hint-take-{s}", salt)
-        raise AssertionError("no such deal")
-
-    monkeypatch.setattr(ServerGame, "new_deal", seeded)
+    seed_deals(monkeypatch, "hint-take", wanted)
 
 
 @pytest.mark.parametrize(("width", "lang"), [(1440, "en"), (390, "fr")])
@@ -169,20 +162,7 @@ def test_the_poignee_hint_says_whether_its_prime_pays(server: str, browser: Any,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """Seat 0 is dealt ten trumps or more and takes a garde contre: at its first card, the hint
     weighs showing the poignée over sampled deals (the prime goes to the side that wins)."""
-    from tarot.engine import Deal
-    from tarot.engine.cards import EXCUSE_BIT, TRUMPS
-    from tarot.server.game import ServerGame
-
-    real = ServerGame.new_deal
-
-    def rich_in_trumps(self: Any, seed: str | None = None, salt: str | None = None) -> Any:
-        for s in range(100_000):
-            deal = Deal.new(self.players, self.next_dealer, seed=f"poignee-{s}")
-            if not deal.is_over and (deal.hands[0] & (TRUMPS | EXCUSE_BIT)).bit_count() >= 10:
-                return real(self, f"poignee-{s}", salt)
-        raise AssertionError("no such deal")
-
-    monkeypatch.setattr(ServerGame, "new_deal", rich_in_trumps)
+    seed_deals(monkeypatch, "poignee", ten_trumps_at_seat_0)
     page = new_page(browser, width, 900 if width > 400 else 844)
     page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
     enter(page, server, "Paul")
