@@ -886,9 +886,10 @@ def test_a_finished_trick_stays_on_the_felt_when_a_person_is_seated(tmp_path: Pa
         def bot_leads() -> list[float]:
             return [gap for gap, seat in leads() if seat != 0 or not person]
 
-        # until two tricks led by a bot: the person at seat 0 may win the first tricks and lead them
+        # until two tricks led by a bot (within the deal's 72 cards): the person at seat 0 may win
+        # the first tricks and lead them
         end = time.monotonic() + 90
-        while len(bot_leads()) < 2 and len(plays) < 24 and time.monotonic() < end:
+        while len(bot_leads()) < 2 and len(plays) < 72 and time.monotonic() < end:
             m = a.recv(10)
             if person and m["type"] == "event" and m["event"]["kind"] == "deal_end":
                 a.send({"type": "next_deal"})  # (a redeal after four passes: on to it)
