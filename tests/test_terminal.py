@@ -97,6 +97,14 @@ def first(tg: TerminalGame) -> str:
     return "1" if opts is None else " ".join(str(i) for i in range(1, opts.size + 1))
 
 
+def poignee_seed(players: int) -> int:
+    """The first seed whose seat 0 holds enough trumps for a simple poignée (R14)."""
+    threshold = variant(players).poignee_thresholds[0]
+    return next(s for s in range(5000)
+                if sum(1 for c in Game(players, 1, players - 1, seed=s).view(0).hand
+                       if c.is_trump or c.is_excuse) >= threshold)
+
+
 def view0(tg: TerminalGame) -> View:
     assert tg.game.deal is not None
     return tg.game.deal.view(0)
@@ -167,10 +175,7 @@ def test_take_a_garde_and_make_an_ecart(players: int) -> None:
 def test_poignee_is_proposed_and_shown() -> None:
     """A hand with enough trumps: the poignée question, a refused selection, the proposal accepted."""
     players = 5
-    threshold = variant(players).poignee_thresholds[0]
-    seed = next(s for s in range(5000)
-                if sum(1 for c in Game(players, 1, players - 1, seed=s).view(0).hand
-                       if c.is_trump or c.is_excuse) >= threshold)
+    seed = poignee_seed(players)
     answers = iter(["1", "2", "T1", ""])
 
     def respond(tg: TerminalGame) -> str:
@@ -190,10 +195,7 @@ def test_n_at_the_poignee_cards_declines_it() -> None:
     """« or n to show none »: the poignée is declined (R14 lets a player keep it hidden), the
     question is not asked again, and the game goes on to the end with no poignée scored."""
     players = 5
-    threshold = variant(players).poignee_thresholds[0]
-    seed = next(s for s in range(5000)
-                if sum(1 for c in Game(players, 1, players - 1, seed=s).view(0).hand
-                       if c.is_trump or c.is_excuse) >= threshold)
+    seed = poignee_seed(players)
     answers = iter(["1", "2", "n"])
 
     def respond(tg: TerminalGame) -> str:
@@ -484,3 +486,24 @@ def test_hint_says_what_the_expert_would_play_and_keeps_the_turn(lang: Lang, wor
         assert any(w in card for w in ("la meilleure de vos cartes sur", "le seul coup possible",
                                        "règles du joueur de club")), card
     assert bid.rstrip().endswith(".") and card.rstrip().endswith(".")
+
+
+def test_the_hint_after_a_declined_poignee_is_about_the_card_only() -> None:
+    """The poignée declined (« 1 », no), the card's prompt follows: its hint advises a card and
+    says nothing of the poignée, a question already answered (the engine's view still offers it
+    until the first card is played)."""
+    players = 5
+    seed = poignee_seed(players)
+    answers = iter(["1", "1", "hint"])  # pass; no poignée; at the card's prompt, the hint
+
+    def respond(tg: TerminalGame) -> str:
+        return next(answers, "1")
+
+    tg, console, _ = start(respond, players=players, seed=seed, bots=Prise)
+    tg.hint_think = 0.5  # enough deals for the poignée's own figures (it was advised on them)
+    console.width = 1000
+    assert tg.run() == 0
+    out = output(console)
+    hints = [line for line in out.splitlines() if line.startswith("Expert: ")]
+    assert len(hints) == 1, out
+    assert "poignée" not in hints[0], hints[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import unicodedata
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Annotated, Final, TypeVar
 
 import typer
@@ -186,6 +187,7 @@ class TerminalGame:
         self.hint_seed = seed if seed is not None else 0  # the expert's draws: the same advice again
         self.hint_think = think if think is not None else HINT_THINK
         self._deal: Deal | None = None  # the deal on screen
+        self._asked: View | None = None  # what the prompt on screen asks about (``hint`` advises on it)
         self._trick_open = False  # a trick line is being written (cards appended as played)
 
     # --- output ------------------------------------------------------------------
@@ -376,6 +378,7 @@ class TerminalGame:
     # --- the person's decisions ----------------------------------------------------------
 
     def _human(self, view: View) -> Action:
+        self._asked = view
         if view.phase == "bidding":
             return self._ask_bid(view)
         if view.phase == "call":
@@ -388,6 +391,9 @@ class TerminalGame:
             shown = self._ask_poignee(view, view.poignee_options)
             if shown is not None:
                 return shown
+            # declined: the card's prompt is about the card only (the engine's view offers the
+            # poignée until the first card, and a hint there would advise it again)
+            view = self._asked = replace(view, poignee_options=None)
         return self._ask_card(view)
 
     def _read(self, prompt: str) -> str:
@@ -444,12 +450,11 @@ class TerminalGame:
         return True
 
     def _hint(self) -> None:
-        """What the expert would do now, from the player's own view (``terminal_hint``); asked at
-        a prompt, so at the player's turn."""
-        current = self.game.deal
-        assert current is not None
+        """What the expert would do at the prompt on screen, from the player's own view
+        (``terminal_hint``); asked at a prompt, so at the player's turn."""
+        assert self._asked is not None
         self.say(Text(self.t("hint_thinking"), style="dim"))
-        self.say(hint_text(self.lang, advise(current.view(HUMAN), self.hint_seed, self.hint_think)))
+        self.say(hint_text(self.lang, advise(self._asked, self.hint_seed, self.hint_think)))
 
     def _choose(self, prompt: str, options: Sequence[Action],
                 labels: Sequence[Text | str], match: Callable[[str], Action | None]) -> Action:
