@@ -52,9 +52,14 @@ def stop_server(srv: Any, th: threading.Thread) -> None:
     th.join(10)
 
 
-def new_page(browser: Any, width: int, height: int) -> Any:
-    """A page in a browser context of its own (its own cookies and storage: another person)."""
+def new_page(browser: Any, width: int, height: int | None = None, lang: str | None = None) -> Any:
+    """A page in a browser context of its own (its own cookies and storage: another person);
+    ``height`` by default a desktop's (900) or, 400 px wide or less, a phone's (844); ``lang``: the
+    page's language, stored before the site's first script reads it."""
+    height = height if height is not None else 900 if width > 400 else 844
     page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    if lang is not None:
+        page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
     page.set_default_timeout(WAIT_MS)
     page.errors = []  # the page's uncaught errors (a test may ask for none)
     page.on("pageerror", lambda e: page.errors.append(str(e)))

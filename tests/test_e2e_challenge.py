@@ -39,7 +39,7 @@ def test_a_guest_plays_a_deal_of_the_daily_challenge(server: str, browser: Any, 
     hand); the page then shows deal 1 done, with its score and mark, and no "Play" for it."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     say = TEXTS[lang]
-    page = new_page(browser, width, 900 if width > 400 else 844)
+    page = new_page(browser, width, lang=lang)
     # errors in the console; a resource that fails is told by its answer (the browser's own
     # request for /favicon.ico, which the site has none of, only says so in the console)
     console: list[str] = []
@@ -47,7 +47,6 @@ def test_a_guest_plays_a_deal_of_the_daily_challenge(server: str, browser: Any, 
             if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
     failed: list[str] = []
     page.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
-    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
     enter(page, server, "Gaston" if lang == "en" else "Gaëlle")
     assert say["title"] in page.locator("#challenge-offer h2").inner_text()
     page.click("#challenge-open")

@@ -22,8 +22,7 @@ REFUSED = {
 @pytest.mark.parametrize(("width", "height", "lang"), [(390, 844, "fr"), (1440, 900, "en")])
 def test_a_refused_message_is_told_in_the_page_language(server: str, browser: Any, width: int,
                                                         height: int, lang: str) -> None:
-    page = new_page(browser, width, height)
-    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
+    page = new_page(browser, width, height, lang)
     enter(page, server, "Erin")
     create(page, 4)
     for code, (message, said) in REFUSED.items():

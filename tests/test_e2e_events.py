@@ -21,11 +21,10 @@ FIXED = ("#leave", "#propose-cancel", "button.add-bot", "button.add-search", "#o
 
 def account(browser: Any, base: str, name: str, width: int, lang: str) -> Any:
     """A new account signed in, in a browser context of its own, on the lobby."""
-    page = new_page(browser, width, 900 if width > 400 else 844)
+    page = new_page(browser, width, lang=lang)
     page.console_errors = []  # errors in the console (not the browser's own missing favicon)
     page.on("console", lambda m: page.console_errors.append(m.text)
             if m.type == "error" and not m.text.startswith("Failed to load resource") else None)
-    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
     page.goto(base + "/")
     page.wait_for_function("() => window.tarotReady === true")
     page.click("#offer-create")
@@ -45,6 +44,20 @@ def local_time(page: Any, seconds_ahead: int) -> str:
 
 def no_wider(page: Any, width: int) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+def fill_event_form(page: Any, name: str, deals: int, starts_in: int, access: str,
+                    bots: bool = False) -> None:
+    """The lobby's event form opened and filled in (4 players; starting ``starts_in`` seconds from
+    now, in the page's local time); not sent."""
+    page.click("#ev-create-box summary")
+    page.fill("#ev-name", name)
+    page.select_option("#ev-players", "4")
+    page.fill("#ev-deals", str(deals))
+    page.fill("#ev-starts", local_time(page, starts_in))
+    page.select_option("#ev-access", access)
+    if bots:
+        page.set_checked("#ev-bots", True)
 
 
 def shot(page: Any, name: str, full: bool = True) -> None:
@@ -73,13 +86,7 @@ def test_an_event_from_its_creation_to_its_results(server: str, browser: Any) ->
     SHOTS.mkdir(parents=True, exist_ok=True)
     odile = account(browser, server, "Odile", 1100, "en")
     assert odile.locator("#events h2").inner_text() == "Events"
-    odile.click("#ev-create-box summary")
-    odile.fill("#ev-name", "Club night")
-    odile.select_option("#ev-players", "4")
-    odile.fill("#ev-deals", "2")
-    odile.fill("#ev-starts", local_time(odile, 3600))
-    odile.select_option("#ev-access", "open")
-    odile.set_checked("#ev-bots", True)
+    fill_event_form(odile, "Club night", deals=2, starts_in=3600, access="open", bots=True)
     shot(odile, "event-lobby-1100-en.png")
     odile.click("#ev-create-submit")
     shown(odile, "#ev-title", "Club night")
@@ -163,12 +170,7 @@ def test_an_event_from_its_creation_to_its_results(server: str, browser: Any) ->
 def test_an_event_by_invitation_says_so_where_it_takes_registrations(server: str, browser: Any) -> None:
     """Its badge says "by invitation", on its page and in the lobby's list, not "open"."""
     irene = account(browser, server, "Irène", 1100, "en")
-    irene.click("#ev-create-box summary")
-    irene.fill("#ev-name", "Friends only")
-    irene.select_option("#ev-players", "4")
-    irene.fill("#ev-deals", "1")
-    irene.fill("#ev-starts", local_time(irene, 86400))
-    irene.select_option("#ev-access", "invite")
+    fill_event_form(irene, "Friends only", deals=1, starts_in=86400, access="invite")
     irene.click("#ev-create-submit")
     shown(irene, "#ev-title", "Friends only")
     badge = irene.locator("#ev-head .ev-status")

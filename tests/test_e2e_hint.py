@@ -37,8 +37,7 @@ def a_bot_takes(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_a_hint_says_what_the_expert_would_do(server: str, browser: Any, width: int, lang: str,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     a_bot_takes(monkeypatch)
-    page = new_page(browser, width, 900 if width > 400 else 844)
-    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
+    page = new_page(browser, width, lang=lang)
     enter(page, server, "Hugo")
     create(page, 4, deals=1)
     sit_with_bots(page, 4)
@@ -89,8 +88,7 @@ def test_the_robots_levels_say_they_add_a_robot(server: str, browser: Any, width
     not say what they add); at five on a phone, no seat's buttons over another's, none too small to
     tap; each level seats its robot, named by it."""
     caption, levels = LEVELS[lang]
-    page = new_page(browser, width, 900 if width > 400 else 844)
-    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
+    page = new_page(browser, width, lang=lang)
     enter(page, server, "Léa")
     create(page, 5, deals=1)
     page.wait_for_selector(".seat[data-seat='4'] button.add-bot")
@@ -133,8 +131,7 @@ def test_the_ecart_hint_marks_the_cards_to_put_aside(server: str, browser: Any, 
     """At the écart, the expert's écart by simulation: said in one line, its six cards marked in
     the hand; following it puts them aside."""
     the_human_takes(monkeypatch)
-    page = new_page(browser, width, 900 if width > 400 else 844)
-    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
+    page = new_page(browser, width, lang=lang)
     enter(page, server, "Edith")
     create(page, 4, deals=1)
     sit_with_bots(page, 4)
@@ -163,8 +160,7 @@ def test_the_poignee_hint_says_whether_its_prime_pays(server: str, browser: Any,
     """Seat 0 is dealt ten trumps or more and takes a garde contre: at its first card, the hint
     weighs showing the poignée over sampled deals (the prime goes to the side that wins)."""
     seed_deals(monkeypatch, "poignee", ten_trumps_at_seat_0)
-    page = new_page(browser, width, 900 if width > 400 else 844)
-    page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
+    page = new_page(browser, width, lang=lang)
     enter(page, server, "Paul")
     create(page, 4, deals=1)
     sit_with_bots(page, 4)
