@@ -38,9 +38,9 @@ def _with_database(url: str, name: str) -> str:
     return urlunsplit(parts._replace(path="/" + name))
 
 
-def _run_name(url: str, pid: int) -> str:
-    base = urlsplit(url).path.lstrip("/") or "postgres"
-    return f"{base}_run{pid}"
+def _run_prefix(url: str) -> str:
+    """The start of a run's database name, beside ``url``'s database; the run's pid follows."""
+    return (urlsplit(url).path.lstrip("/") or "postgres") + "_run"
 
 
 def private_postgres(url: str) -> str:
@@ -48,8 +48,8 @@ def private_postgres(url: str) -> str:
     gone; its URL."""
     import psycopg
 
-    mine = _run_name(url, os.getpid())
-    stale = re.compile(re.escape(_run_name(url, 0)[:-1]) + r"(\d+)$")
+    mine = f"{_run_prefix(url)}{os.getpid()}"
+    stale = re.compile(re.escape(_run_prefix(url)) + r"(\d+)$")
     with psycopg.connect(url, autocommit=True) as conn:
         for (name,) in conn.execute("SELECT datname FROM pg_database").fetchall():
             found = stale.match(name)
