@@ -123,6 +123,20 @@ async def _receive(rx: Any, timeout: float) -> Any:
         return await rx.receive()
 
 
+def until_closed(ws: Any, timeout: float = 5.0) -> tuple[list[dict[str, Any]], int | None]:
+    """What the server sent on ``ws`` (a TestClient websocket) until it closed it, and the close
+    code; TimeoutError if it is still open after ``timeout`` seconds."""
+    import json
+
+    got: list[dict[str, Any]] = []
+    end = time.monotonic() + timeout
+    while True:
+        message = ws.portal.call(_receive, ws._send_rx, max(0.01, end - time.monotonic()))
+        if message["type"] == "websocket.close":
+            return got, message.get("code")
+        got.append(json.loads(message["text"]))
+
+
 class ScriptedClient:
     """What every scripted client does with what it reads (``Player`` in process, the cluster
     tests' ``WsPlayer`` over a real socket): keeps every message and the latest state."""

@@ -189,6 +189,19 @@ def _cut_off(conn: Connection, wait: float) -> None:
     conn.close()
 
 
+async def _received_by(deadline: float, ws: Socket) -> str | None:
+    """``ws``'s next message; TimeoutError at ``deadline``, on the event loop's clock."""
+    async with asyncio.timeout_at(deadline):
+        return await ws.receive_text()
+
+
+def _no_hello(conn: Connection) -> None:
+    """A socket that said no hello within ``hello_timeout``: one held open for nothing (many of
+    them would hold the server's sockets and memory) is closed."""
+    conn.send(p.error(f"no hello within {conn.hub.settings.hello_timeout:g} s", "hello_timeout"))
+    conn.close()
+
+
 # How uvicorn runs the site (``tarot serve`` and the browser tests):
 # - a frame over the protocol's real need is refused from its header, never buffered (uvicorn
 #   would read up to 16 MB first, and twenty such frames kept 400 MB of memory);
@@ -271,10 +284,15 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
             return
         hub: Hub = app.state.hub
         conn = Connection(ws, hub)
+        hello_by = asyncio.get_running_loop().time() + hub.settings.hello_timeout
         try:
             wait = hub.flood.refused("", ws.address)  # an address cut off: not even a hello
             while not wait and not conn.closed:
-                text = await ws.receive_text()
+                try:
+                    text = await (ws.receive_text() if conn.player_id else _received_by(hello_by, ws))
+                except TimeoutError:
+                    _no_hello(conn)
+                    break
                 if text is None:
                     break
                 wait = hub.flood.take(conn.player_id, ws.address)

@@ -36,6 +36,7 @@ class Settings:
     flood_burst: float = 200.0  # … and at once
     flood_cooldown: float = 10.0  # seconds a player or an address that went over is cut off
     challenge_deals: int = 8  # deals of each new day's challenge
+    hello_timeout: float = 10.0  # seconds a new websocket has to say hello before it is closed
 
 
 @dataclass
