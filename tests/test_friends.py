@@ -99,11 +99,11 @@ def test_an_invitation_reaches_only_the_invited_and_opens_a_private_seat(kind: s
             pl.expect("snapshot")
             pl.send({"type": "sit", "seat": seat})
         host.until(lambda s: s["table"]["seats"][1]["taken"] and s["table"]["seats"][2]["taken"])
-        stranger.send({"type": "join", "table": tid})
-        stranger.expect("snapshot")
-        stranger.send({"type": "sit", "seat": 3})
+        stranger.send({"type": "join", "table": tid})  # neither invited nor a friend: not even to watch
         assert stranger.expect("error")["code"] == "invite_only"
-        stranger.send({"type": "invite_friend", "player": host.id})  # a spectator does not invite
+        stranger.send({"type": "chat", "where": "table", "text": "hello"})  # nor to talk there
+        assert stranger.expect("error")["code"] == "not_joined"
+        stranger.send({"type": "invite_friend", "player": host.id})  # nor to invite from it
         assert stranger.expect("error")["code"] == "not_seated"
         gone = Player(client, "Gone")
         gone_id = gone.id

@@ -301,3 +301,26 @@ def test_a_finished_table_leaves_the_shared_quota_once(tmp_path: Path) -> None:
 
     tid, forgotten = asyncio.run(scenario())
     assert forgotten == [tid]
+
+
+def test_a_private_tables_id_never_reaches_the_lobby(tmp_path: Path) -> None:
+    """Issue 34.1: a private table is neither listed nor said removed, when it is created, when
+    its seats change, nor when it closes (a ``removed`` named every private table created)."""
+    with make_client(db_url("sqlite", tmp_path), empty_table_ttl=0.0, sweep_every=3600) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        watcher = Player(client, "W")
+        watcher.send({"type": "lobby"})
+        watcher.expect("lobby")
+        hosts = [Player(client, f"H{i}") for i in range(4)]
+        private = [create_table(h, players=3, private=True) for h in hosts]
+        hosts[0].send({"type": "add_bot", "seat": 1})
+        hosts[0].until(lambda s: s["table"]["seats"][1]["bot"] is not None)
+        for h in hosts[1:]:
+            h.close()
+        closed = client.portal.call(hub.sweep)  # type: ignore[union-attr]
+        assert sorted(closed) == sorted(private[1:])
+        marker = create_table(Player(client, "M"), players=4)  # the lobby's next update after them
+        update = watcher.expect("lobby_update")
+        assert [t["id"] for t in update["changed"]] == [marker] and update["removed"] == []
+        seen = str(watcher.messages)
+        assert not [tid for tid in private if tid in seen]

@@ -98,13 +98,12 @@ def test_a_private_table_seats_only_those_with_its_invite_link(tmp_path: Path) -
         a.send({"type": "join", "table": tid})
         code = a.expect("invite")["code"]
         assert code and code not in tid
-        assert join(c, tid)["type"] == "snapshot"  # its address lets others watch (spectators on)
+        refused = join(c, tid)  # its id alone opens nothing, even with spectators on (issue 34.1)
+        assert refused["type"] == "error" and refused["code"] == "invite_only" and refused["table"] == tid
         c.send({"type": "sit", "seat": 1})
-        assert c.expect("error")["code"] == "invite_only"
-        assert not [m for m in c.messages if m["type"] == "invite"]  # a spectator never gets it
-        assert join(b, tid, invite="wrong")["type"] == "snapshot"
-        b.send({"type": "sit", "seat": 1})
-        assert b.expect("error")["code"] == "invite_only"
+        assert c.expect("error")["code"] == "not_joined"
+        assert not [m for m in c.messages if m["type"] in ("invite", "snapshot")]
+        assert join(b, tid, invite="wrong")["code"] == "invite_only"
         join(b, tid, invite=code)
         b.send({"type": "sit", "seat": 1})
         assert b.expect("invite")["code"] == code  # seated: it may pass the link on
@@ -112,9 +111,12 @@ def test_a_private_table_seats_only_those_with_its_invite_link(tmp_path: Path) -
         a.send({"type": "set_options", "options": {"players": 3, "private": True, "spectators": False}})
         a.until(lambda s: not s["table"]["options"]["spectators"])
         d = Player(client, "Di")
-        refused = join(d, tid)
-        assert refused["type"] == "error" and refused["code"] == "no_spectators"
+        assert join(d, tid)["code"] == "invite_only"
         assert join(d, tid, invite=code)["type"] == "snapshot"  # the link still seats
+        d.close()
+        b.send({"type": "leave"})
+        a.until(lambda s: not s["table"]["seats"][1]["taken"])
+        assert join(b, tid)["type"] == "snapshot"  # who came with the code may come back by id
 
 
 def test_any_seated_player_may_ask_for_a_rematch(tmp_path: Path) -> None:

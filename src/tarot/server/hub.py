@@ -70,6 +70,9 @@ class Hub:
         self._done: set[str] = set()
         self._lobby_pending = False
         self._lobby_dirty: set[str] = set()  # tables changed since the last lobby_update
+        # This process's tables the lobby was told of (listed): only these may be said removed,
+        # so that a private table's id never reaches anyone through the lobby.
+        self._announced: set[str] = set()
         self.quota = TableQuota()
         self._empty_since: dict[str, float] = {}  # table → since when nobody is there (not in play)
         self._sweeper: asyncio.Task[None] | None = None
@@ -304,6 +307,7 @@ class Hub:
     def lobby_state(self, offset: int = 0, limit: int = LOBBY_PAGE) -> dict[str, Any]:
         """The public tables not finished, waiting ones first (they have seats), a page of them."""
         listed = [t.render.summary() for t in self.tables.values() if self._listed(t)]
+        self._announced.update(s["id"] for s in listed)
         listed += [s for tid, s in self.remote_lobby.items() if tid not in self.tables]
         listed.sort(key=lambda s: s["status"] != "waiting")
         return p.lobby(listed[offset:offset + limit], len(listed), offset)
@@ -319,6 +323,9 @@ class Hub:
         ``lobby_update`` with every other change of the next 50 ms, never the whole list again
         (a first page was theirs when they subscribed). In a cluster, the other nodes too."""
         if not self.lobby and self.cluster is None:
+            table = self.tables.get(tid)
+            if table is None or not self._listed(table):  # nobody will be told it went
+                self._announced.discard(tid)
             return
         self._lobby_dirty.add(tid)
         if not self._lobby_pending:
@@ -334,10 +341,14 @@ class Hub:
             table = self.tables.get(tid)
             if table is not None and self._listed(table):
                 changed.append(table.render.summary())
-            else:
+                self._announced.add(tid)
+            elif tid in self._announced:
                 removed.append(tid)
+                self._announced.discard(tid)
             if table is not None and table.status == "finished":
                 self._done_with(tid)
+        if not changed and not removed:  # (a private table's change: nothing the lobby may hear)
+            return
         if self.cluster is not None:  # the other nodes' lobbies too
             self.background(self._share_lobby(self.cluster, changed, removed))
         if not self.lobby:

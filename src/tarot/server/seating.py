@@ -38,8 +38,11 @@ class Seating:
         elif (t.invite is not None and t.host is not None and client.player_id not in t.invited
               and await t.services.presence.is_friend(t.host, client.player_id)):
             t.invited.add(client.player_id)  # the host's friends may sit at its private table
-        if seat is None and client.player_id != t.host and not t.options.spectators and (
-                t.status == "playing" or not self.may_sit(client)):
+        if seat is None and not self.may_sit(client):  # whatever the spectators setting
+            client.send(p.error("this private table is open only to those who have its invite link",
+                                "invite_only", table=t.id))
+            return
+        if seat is None and client.player_id != t.host and not t.options.spectators and t.status == "playing":
             client.send(p.error("this table does not allow spectators", "no_spectators", table=t.id))
             return
         t.watchers.add(client)
@@ -84,7 +87,8 @@ class Seating:
             client.send(p.invite(t.id, t.invite))
 
     def may_sit(self, client: Client) -> bool:
-        """A private table seats only its host and those who came through its invite link."""
+        """A private table seats (and shows itself to) only its host, those who came through its
+        invite link once and those invited to it; its id alone opens nothing."""
         t = self.table
         return t.invite is None or client.player_id == t.host or client.player_id in t.invited
 
@@ -100,17 +104,29 @@ class Seating:
             client.send(p.error("the game has started, and this table does not allow spectators",
                                 "no_spectators", table=t.id))
 
-    def invite_friend(self, client: Client, player: str) -> None:
+    async def invite_friend(self, client: Client, player: str) -> None:
         """A seated player (or the host) invites another to this table: the invitation reaches
-        its lobby, and at a private table it may sit."""
+        its lobby, and at a private table it may sit; within the limits of ``invitations``, and
+        never from a player it muted (the sender is answered as if it had been sent)."""
         t = self.table
+        presence = t.services.presence
         if t.seat_of(client) is None and client.player_id != t.host:
             client.send(p.error("only a seated player may invite", "not_seated"))
             return
+        if not presence.online(player):
+            client.send(p.error("this player is not online", "not_online"))
+            return
+        muted = await t.services.chat.mutes.muted_anywhere(player, client.player_id)
+        wait = presence.invitations.take(client.player_id, player, t.id, delivered=not muted)
+        if wait:
+            client.send(p.error(f"too many invitations: wait {int(wait) + 1} s", "too_many_invitations",
+                                retry_after=round(wait, 1)))
+            return
+        if muted:
+            return
         t.invited.add(player)
         sender = {"id": client.player_id, "name": client.name, "account": client.account}
-        if not t.services.presence.tell(player, p.invitation(t.id, sender, t.invite)):
-            client.send(p.error("this player is not online", "not_online"))
+        presence.tell(player, p.invitation(t.id, sender, t.invite))
 
     def remove_spectator(self, client: Client, player: str) -> None:
         """The host sends a spectator away: it leaves the table and may not come back to watch."""
