@@ -1,7 +1,8 @@
 """Together, in the browser (issue 18's whole path), in Debian's chromium against a real server:
 Bob adds Alice by her account's name and sees her online; Alice adds Bob from the lobby chat,
 creates a private table and invites him from it; the invitation shows in Bob's lobby and takes
-him to a seat at the private table; the game starts with a bot; a spectator's message reaches
+him to a seat at the private table; the game starts with a bot; the table's address alone does
+not open it, its invite link does; a spectator's message reaches
 both players; Bob leaves (a bot plays on), Alice plays the game to its end, opens its replay
 from her profile, steps through the deal and downloads its records, which ``tarot replay``
 accepts."""
@@ -64,7 +65,11 @@ def test_friends_invite_chat_play_and_replay(server: str, browser: Any, tmp_path
     # a spectator at the table: what it says reaches both players
     carol = new_page(browser, 390, 844)
     enter(carol, base, "Carol")
-    carol.goto(base + "/" + alice.evaluate("() => location.hash"))  # (a private table admits spectators)
+    # the table's address alone opens nothing (issue 34.1): back to the lobby, with the reason
+    carol.goto(base + "/" + alice.evaluate("() => location.hash"))
+    carol.wait_for_selector("#toast:has-text('invite link')")
+    carol.wait_for_function("() => location.hash === '#/'")
+    carol.goto(alice.locator("#invite-link").input_value())  # with its link: a spectator
     carol.wait_for_selector("#chat-table")
     carol.fill("#chat-input-table", "Allez Alice")
     carol.click("#chat-send-table")

@@ -59,7 +59,8 @@ const handlers = {
     // moved on since the click (a stale click: nothing the player needs to read).
     if (m.code === "illegal" && S.sentAt !== S.version) return;
     toast(m.code === "illegal" ? refusal(m) : texts()["err_" + m.code] ?? m.reason);
-    if (JOIN_REFUSED.has(m.code)) location.hash = "#/";  // the lobby, not a blank page
+    // the lobby, not a blank page (a private table's invite_only names its table only on join)
+    if (JOIN_REFUSED.has(m.code) || (m.code === "invite_only" && m.table)) location.hash = "#/";
     if (CHALLENGE_REFUSED.has(m.code)) send({type: "challenge"});  // the day's page as it is now
   },
 };
