@@ -63,6 +63,12 @@ class Mutes:
     def muted(self, viewer: str, sender: str) -> bool:
         return sender in self._of.get(viewer, ())
 
+    async def muted_anywhere(self, viewer: str, sender: str) -> bool:
+        """``muted`` for a viewer that may be connected to another process (not loaded here)."""
+        if viewer in self._of:
+            return self.muted(viewer, sender)
+        return sender in await self.store.query(_muted_by, viewer)
+
     async def set(self, player: str, other: str, mute: bool) -> None:
         await self.store.write(_set_mute, player, other, mute)
         mine = self._of.setdefault(player, set())

@@ -16,6 +16,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from . import protocol as p
+from .invitations import InvitationLimits
 from .schema import FriendRow, PlayerRow
 
 if TYPE_CHECKING:
@@ -69,6 +70,7 @@ class Presence:
         self.listed_by: dict[str, set[str]] = defaultdict(set)  # a player → connected players listing it
         self.elsewhere: dict[str, dict[str, str | None]] = {}  # player → node → its public table there
         self.peers: Peers | None = None  # the other nodes (a cluster), told of every change here
+        self.invitations = InvitationLimits()  # how many a player may send and receive
 
     def online(self, player: str) -> bool:
         return bool(self.conns.get(player)) or bool(self.elsewhere.get(player))

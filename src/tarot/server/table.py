@@ -268,7 +268,7 @@ class Table:
             case p.RemoveSpectator():
                 self.seating.remove_spectator(client, message.player)
             case p.InviteFriend():
-                self.seating.invite_friend(client, message.player)
+                await self.seating.invite_friend(client, message.player)
             case p.Hint():
                 self.hints.ask(client)
             case p.Ping():
