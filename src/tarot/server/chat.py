@@ -5,7 +5,8 @@ phrase's code, which each reader's page says in its own language. It is stored (
 and game), then sent to those who may see it: a spectator's message at a table whose host keeps
 the spectators among themselves (``spectator_chat``) reaches only the spectators; nobody receives
 the messages of a player they muted. Each player may send ``CHAT_BURST`` messages at once and
-one every two seconds after that (``Buckets``): over that, a clear error and a wait."""
+one every two seconds after that (``Buckets``): over that, a clear error, and every message of
+the next ``CHAT_COOLDOWN`` seconds is refused too (docs/protocol.md says the same numbers)."""
 
 from __future__ import annotations
 
@@ -43,10 +44,11 @@ class Line:
     phrase: str | None
     audience: str  # all, spectators
     at: float
+    account: bool = False  # the sender is signed in (a guest's name is not an account's)
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "where": self.where, "table": self.table,
-                "from": {"id": self.sender, "name": self.name, "seat": self.seat},
+                "from": {"id": self.sender, "name": self.name, "seat": self.seat, "account": self.account},
                 "text": self.text, "phrase": self.phrase, "audience": self.audience, "at": self.at}
 
 
@@ -126,7 +128,7 @@ class Room:
                                 retry_after=round(wait, 1)))
             return None
         line = Line(0, self.where, self.table, client.player_id, client.name, seat, msg.text, msg.phrase,
-                    audience, round(time.time(), 3))
+                    audience, round(time.time(), 3), client.account)
         line = dataclasses.replace(line, id=await self.services.store.write(_store_line, line, game))
         self.lines.append(line)
         out = p.chat(line.to_dict())
