@@ -153,15 +153,3 @@ def finish(conn: Connection, table_id: str, game_id: int | None, score: int, res
                  .values(status="done", game_id=game_id, score=score, side=side, contract=contract,
                          finished=time.time()))
 
-
-def deal_of_game(conn: Connection, game_id: int) -> tuple[str, int] | None:
-    """The day and deal a game played, if it was a challenge's."""
-    row = conn.execute(select(ChallengeEntryRow.day, ChallengeEntryRow.deal)
-                       .where(ChallengeEntryRow.game_id == game_id)).first()
-    return None if row is None else (row.day, row.deal)
-
-
-def has_played(conn: Connection, day: str, deal: int, player: str) -> bool:
-    return conn.execute(select(ChallengeEntryRow.id).where(
-        ChallengeEntryRow.day == day, ChallengeEntryRow.deal == deal, ChallengeEntryRow.player_id == player,
-        ChallengeEntryRow.status == "done")).first() is not None

@@ -11,7 +11,7 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 
 from . import challenge as ch
-from . import event_results
+from . import hidden
 from .accounts import Accounts
 from .api import Using, _error, _Route
 from .challenge_ranking import MONTH_MIN_DAYS, as_dict, day_ranking, month_ranking
@@ -50,16 +50,9 @@ def router() -> APIRouter:
 
 
 async def hidden_game(accounts: Accounts, gid: int, session: str | None) -> bool:
-    """Game ``gid`` plays a deal of today's challenge that the session's account has not played
-    (or there is no account: a guest sees its replays tomorrow), or is a game of an event not
-    over (other tables may still have its deals to play): its cards stay hidden."""
-    if await accounts.store.query(event_results.in_play, gid):
-        return True
-    found = await accounts.store.query(ch.deal_of_game, gid)
-    if found is None or found[0] < ch.today():
-        return False
-    account = await accounts.by_session(session)
-    return account is None or not await accounts.store.query(ch.has_played, *found, account.id)
+    """Game ``gid``'s outcome is not for the session's account (None: a guest) to see yet
+    (``hidden``: a deal of today's challenge it has not played, an event not over)."""
+    return await accounts.store.query(hidden.is_hidden, gid, await hidden.viewer(accounts, session))
 
 
 def hidden_error() -> JSONResponse:

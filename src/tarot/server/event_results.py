@@ -91,10 +91,3 @@ def table_done(conn: Connection, eid: int) -> bool:
     conn.execute(update(EventRow).where(EventRow.id == eid).values(status="finished", finished=time.time()))
     return True
 
-
-def in_play(conn: Connection, game_id: int) -> bool:
-    """Game ``game_id`` is an event's that is not over: its deals are still to be played at other
-    tables, so its replay would tell their cards."""
-    row = conn.execute(select(EventRow.status).join(EventDealRow, EventDealRow.event_id == EventRow.id)
-                       .where(EventDealRow.game_id == game_id)).first()
-    return row is not None and row.status != "finished"

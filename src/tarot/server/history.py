@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from . import players
+from .hidden import hidden_games
 from .schema import DealRow, GamePlayerRow, GameRow, PlayerRow
 
 PAGE = 20  # games a page of a player's history
@@ -56,14 +57,15 @@ def _game(g: Any, seats: list[Seat], played: int) -> dict[str, Any]:
             "counted": bool(g.counted), "stake": g.stake, "seats": [shown for _, shown in seats]}
 
 
-def player_games(conn: Connection, key: str, page: int) -> dict[str, Any] | None:
+def player_games(conn: Connection, key: str, page: int, viewer: str | None) -> dict[str, Any] | None:
     """``GET /api/players/{name}/games``: the ended games of the account (or bot) whose folded
-    name is ``key``, newest first, page ``page`` (from 1) of ``PAGE``; None if no such player."""
+    name is ``key`` that ``viewer`` may see (``hidden``), newest first, page ``page`` (from 1)
+    of ``PAGE``; None if no such player."""
     row = players.by_name(conn, key)
     if row is None:
         return None
     mine = select(GamePlayerRow.game_id).where(GamePlayerRow.player_id == row.id)
-    where = (GameRow.id.in_(mine), GameRow.status.in_(ENDED))
+    where = (GameRow.id.in_(mine), GameRow.status.in_(ENDED), GameRow.id.not_in(hidden_games(viewer)))
     total = int(conn.execute(select(func.count()).select_from(GameRow).where(*where)).scalar_one())
     date = func.coalesce(GameRow.finished, GameRow.started)
     games = list(conn.execute(select(GameRow).where(*where).order_by(date.desc(), GameRow.id.desc())

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Cookie, Path, Query, Request
 from fastapi.responses import JSONResponse
 
-from . import history, players
+from . import hidden, history, players
 from .accounts import AccountError, clean_name, name_key
 from .api import OFFSET_MAX, _accounts, _error, _Route
 from .challenge_api import hidden_error, hidden_game
@@ -37,16 +37,19 @@ def router() -> APIRouter:
 
     @api.get("/players/{name:path}/games")
     async def games(name: Annotated[str, Path(max_length=100)], request: Request,
-                    page: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 1) -> Any:
-        """A player's ended games, newest first, ``history.PAGE`` a page."""
-        store = _accounts(request).store
+                    page: Annotated[int, Query(ge=1, le=PAGE_MAX)] = 1, tarot_session: Session = None) -> Any:
+        """A player's ended games that the session's account may see, newest first,
+        ``history.PAGE`` a page."""
+        accounts = _accounts(request)
+        store = accounts.store
         if request.scope.get("raw_path", b"").lower().endswith(b"%2fgames"):
             # "/api/players/x%2Fgames": the profile of a player named "x/games", not x's games
             key = _key(name + "/games")
             found = None if key is None else await store.query(players.profile, key)
             return found if found is not None else _error(404, "no_player", "no such player")
         key = _key(name)
-        listed = None if key is None else await store.query(history.player_games, key, page)
+        viewer = await hidden.viewer(accounts, tarot_session)
+        listed = None if key is None else await store.query(history.player_games, key, page, viewer)
         if listed is None:
             return _error(404, "no_player", f"no player named {name[:40]!r}")
         return listed

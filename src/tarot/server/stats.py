@@ -4,8 +4,9 @@ bout, chelems and poignées, and its rating after each counted competitive game.
 
 Read from the players' history (``game_players``: who played each game at each seat) and the
 deals' stored results and records, finished games only: a game cancelled, abandoned or still
-being played counts for nothing here. ``rows`` reads (on the store's thread); ``compute`` counts
-(a pure function, off it).
+being played counts for nothing here, nor a game the viewer may not see yet (``hidden``).
+``rows`` and ``deals`` read (on the store's thread); ``compute`` counts (a pure function, off
+it); ``stats_cache`` keeps the answers a short while.
 
 What a deal's result does not say (the side that took the Petit au bout, a chelem) comes from its
 score: given the contract, the points and the poignées shown, each way the primes could have gone
@@ -25,6 +26,7 @@ from sqlalchemy.engine import Connection
 
 from tarot.engine import Contract, DealRecord, PoigneeSize, RecordError, Side, score_deal, variant
 
+from .hidden import hidden_games
 from .players import by_name
 from .schema import DealRow, GamePlayerRow, GameRow
 
@@ -78,27 +80,32 @@ class Facts:
     poignees: dict[int, PoigneeSize]
 
 
-def rows(conn: Connection, key: str) -> Rows | None:
-    """The player whose folded name is ``key`` (an account or a bot's account), its finished
-    games and their done deals; None for no such player."""
+def rows(conn: Connection, key: str, viewer: str | None) -> Rows | None:
+    """The player whose folded name is ``key`` (an account or a bot's account) and its finished
+    games that ``viewer`` may see (``hidden``), without their deals (``deals``, a few games at a
+    time); None for no such player."""
     player = by_name(conn, key)
     if player is None:
         return None
     out = Rows(player.name, player.bot is not None)
-    mine = (GamePlayerRow.player_id == player.id) & (GameRow.status == "finished")
     for r in conn.execute(select(GamePlayerRow.game_id, GamePlayerRow.seat, GameRow.players, GameRow.finished,
                                  GameRow.competitive, GameRow.counted, GamePlayerRow.ordinal_after)
-                          .join(GameRow, GameRow.id == GamePlayerRow.game_id).where(mine)
+                          .join(GameRow, GameRow.id == GamePlayerRow.game_id)
+                          .where(GamePlayerRow.player_id == player.id, GameRow.status == "finished",
+                                 GameRow.id.not_in(hidden_games(viewer)))
                           .order_by(GameRow.finished, GameRow.id, GamePlayerRow.seat)):
         rated = bool(r.competitive and r.counted)
         out.seats.append(Seat(r.game_id, r.seat, r.players, r.finished or 0.0, rated, r.ordinal_after))
-    games = select(GamePlayerRow.game_id).join(GameRow, GameRow.id == GamePlayerRow.game_id).where(mine)
-    for d in conn.execute(select(DealRow.game_id, GameRow.players, DealRow.record, DealRow.result)
-                          .join(GameRow, GameRow.id == DealRow.game_id)
-                          .where(DealRow.game_id.in_(games), DealRow.status == "done")
-                          .order_by(DealRow.game_id, DealRow.number)):
-        out.deals.append(DealDone(d.game_id, d.players, d.record, d.result))
     return out
+
+
+def deals(conn: Connection, gids: list[int]) -> list[DealDone]:
+    """The done deals of the games ``gids``, in order."""
+    return [DealDone(d.game_id, d.players, d.record, d.result) for d in conn.execute(
+        select(DealRow.game_id, GameRow.players, DealRow.record, DealRow.result)
+        .join(GameRow, GameRow.id == DealRow.game_id)
+        .where(DealRow.game_id.in_(gids), DealRow.status == "done")
+        .order_by(DealRow.game_id, DealRow.number))]
 
 
 # --- one deal -----------------------------------------------------------------------------------

@@ -6,14 +6,14 @@ profile. A name may hold a "/": the name ``x/stats`` (sent encoded, ``x%2Fstats`
 
 from __future__ import annotations
 
-import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Cookie, Path, Request
 
-from . import players, stats
+from . import hidden, players
 from .accounts import AccountError, clean_name, name_key
 from .api import Using, _error, _Route
+from .stats_cache import StatsCache
 
 
 def _key(name: str) -> str | None:
@@ -25,10 +25,11 @@ def _key(name: str) -> str | None:
 
 def router() -> APIRouter:
     api = APIRouter(prefix="/api", route_class=_Route)
+    cache = StatsCache()
 
     @api.get("/players/{name:path}/stats")
-    async def player_stats(name: Annotated[str, Path(max_length=100)], request: Request,
-                           accounts: Using) -> Any:
+    async def player_stats(name: Annotated[str, Path(max_length=100)], request: Request, accounts: Using,
+                           tarot_session: Annotated[str | None, Cookie()] = None) -> Any:
         raw: bytes = request.scope.get("raw_path") or b""
         if not raw.endswith(b"/stats"):  # "/api/players/x%2Fstats": the profile of "x/stats"
             key = _key(name + "/stats")
@@ -37,9 +38,10 @@ def router() -> APIRouter:
                 return _error(404, "no_player", f"no player named {(name + '/stats')[:40]!r}")
             return found
         key = _key(name)
-        rows = None if key is None else await accounts.store.query(stats.rows, key)
-        if rows is None:
+        viewer = await hidden.viewer(accounts, tarot_session)
+        found = None if key is None else await cache.get(accounts.store, key, viewer)
+        if found is None:
             return _error(404, "no_player", f"no player named {name[:40]!r}")
-        return await asyncio.to_thread(stats.compute, rows)  # (counting, off the store's thread)
+        return found
 
     return api
