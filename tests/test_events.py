@@ -202,7 +202,7 @@ def test_the_listing_takes_as_many_queries_for_five_events_as_for_one(tmp_path: 
                     events.register(conn, eid, pid, True)
                 made.append(eid)
             statements.clear()
-            listed = events.listing(conn, 0)
+            listed = events.listing(conn, 0, 0, 50)["events"]
         assert len(listed) == len(made)
         assert all((e["organiser"], e["registered"]) == ("Anne", ["Anne", "Bruno", "Chloé"]) for e in listed)
         return len(statements)
@@ -210,7 +210,7 @@ def test_the_listing_takes_as_many_queries_for_five_events_as_for_one(tmp_path: 
     with store.engine.begin() as conn:
         for i, name in enumerate(NAMES[:3]):
             store.save_player(conn, f"p{i}", f"token{i}", name)
-    assert listing_queries(1) == listing_queries(4) <= 2  # one event listed, then five
+    assert listing_queries(1) == listing_queries(4) <= 3  # one event listed, then five
     store.close()
 
 

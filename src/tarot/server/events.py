@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from tarot.bots.evaluation import contract_for, hand_points
@@ -27,6 +27,8 @@ from .schema import EventPlayerRow, EventRow, PlayerRow
 
 BOT = "heuristic"
 MAX_DEALS = 24
+MAX_UNFINISHED = 5  # events an account may have created and not yet finished (or cancelled)
+UNFINISHED = ("registering", "playing")
 BOT_SEAT = "bot:"  # a bot's seat, named "bot:<table>:<seat>" in the deals' rows (never ranked)
 
 
@@ -87,7 +89,14 @@ def get(conn: Connection, eid: int) -> Event:
 
 def create(conn: Connection, organiser: str, name: str, n: int, deals: int, starts: float, access: str,
            bots: bool, imposed_taker: bool = False) -> int:
-    """A new event, its organiser registered; its id."""
+    """A new event, its organiser registered; its id. ``too_many_events`` past ``MAX_UNFINISHED``
+    (the organiser's row is locked first, so that creations at once are counted one by one)."""
+    conn.execute(select(PlayerRow.id).where(PlayerRow.id == organiser).with_for_update())
+    held = conn.execute(select(func.count()).select_from(EventRow).where(
+        EventRow.organiser == organiser, EventRow.status.in_(UNFINISHED))).scalar_one()
+    if held >= MAX_UNFINISHED:
+        raise EventError(429, "too_many_events",
+                         f"you already organise {held} events not finished (at most {MAX_UNFINISHED})")
     key = conn.execute(insert(EventRow).values(
         name=name, organiser=organiser, players=n, deals=deals, starts=starts, access=access, bots=bots,
         imposed_taker=imposed_taker, status="registering", secret=secrets.token_hex(32),
@@ -185,19 +194,23 @@ def due(conn: Connection, now: float) -> list[int]:
                                                                    EventRow.starts <= now))]
 
 
-def listing(conn: Connection, since: float) -> list[dict[str, Any]]:
-    """The events to come or under way, and those that ended since ``since``; soonest first."""
-    # two queries whatever the number of events: the events with their organisers' names, then
-    # all their registrations (``summary``'s, event by event, would be three queries each)
+def listing(conn: Connection, since: float, offset: int, limit: int) -> dict[str, Any]:
+    """The events to come or under way, and those that ended since ``since``; soonest first, a
+    page of them (``total`` counts them all)."""
+    # three queries whatever the number of events: their count, the page's events with their
+    # organisers' names, then all their registrations (``summary``'s would be three queries each)
+    shown = EventRow.status.in_(UNFINISHED) | (EventRow.finished >= since)
+    total = conn.execute(select(func.count()).select_from(EventRow).where(shown)).scalar_one()
     rows = conn.execute(select(EventRow, PlayerRow.name.label("organiser_name"))
                         .outerjoin(PlayerRow, PlayerRow.id == EventRow.organiser)
-                        .where(EventRow.status.in_(("registering", "playing")) | (EventRow.finished >= since))
-                        .order_by(EventRow.starts)).all()
+                        .where(shown).order_by(EventRow.starts, EventRow.id)
+                        .offset(offset).limit(limit)).all()
     names: dict[int, list[str]] = {row.id: [] for row in rows}
     if names:
         for eid, _, name in _registered(conn, list(names)):
             names[eid].append(name)
-    return [_of_row(row).public(row.organiser_name or "") | {"registered": names[row.id]} for row in rows]
+    return {"events": [_of_row(row).public(row.organiser_name or "") | {"registered": names[row.id]}
+                       for row in rows], "total": total, "offset": offset}
 
 
 def summary(conn: Connection, event: Event) -> dict[str, Any]:

@@ -8,19 +8,20 @@ import datetime as dt
 import time
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Cookie, Depends, Path, Request
+from fastapi import APIRouter, Cookie, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
 from . import event_results, event_tables, events
 from .accounts import Account
-from .api import Answered, Using, _error, _Route
+from .api import OFFSET_MAX, Answered, Using, _error, _Route
 from .game import etui
 
 EventId = Annotated[int, Path(ge=1, le=2**31 - 1)]
 Session = Annotated[str | None, Cookie()]
 RECENT = 7 * 86400  # finished events stay listed a week
 LATEST_START = 60 * 86400  # an event starts within two months
+PAGE = 50  # events per page of the list, as the lobby's tables
 
 
 class NewEvent(BaseModel):
@@ -69,14 +70,18 @@ def router() -> APIRouter:
         starts = body.starts.timestamp()
         if not time.time() - 60 <= starts <= time.time() + LATEST_START:
             return _error(422, "bad_start", "an event starts between now and two months from now")
-        eid = await accounts.store.write(events.create, account.id, body.name, body.players, body.deals,
-                                         starts, body.access, body.bots, body.imposed_taker)
+        try:
+            eid = await accounts.store.write(events.create, account.id, body.name, body.players, body.deals,
+                                             starts, body.access, body.bots, body.imposed_taker)
+        except events.EventError as e:
+            return _refused(e)
         return await accounts.store.query(_summary, eid)
 
     @api.get("")
-    async def listing(accounts: Using) -> Any:
-        """The events to come and under way, and those finished this past week."""
-        return {"events": await accounts.store.query(events.listing, time.time() - RECENT)}
+    async def listing(accounts: Using, offset: Annotated[int, Query(ge=0, le=OFFSET_MAX)] = 0,
+                      limit: Annotated[int, Query(ge=1, le=PAGE)] = PAGE) -> Any:
+        """The events to come and under way, and those finished this past week, a page at a time."""
+        return await accounts.store.query(events.listing, time.time() - RECENT, offset, limit)
 
     @api.get("/{eid}")
     async def page(eid: EventId, accounts: Using, tarot_session: Session = None) -> Any:

@@ -12,7 +12,7 @@ import {eventFacts, eventPage, statusBadge} from "./eventpage.js";
 import {kept} from "./forms.js";
 
 const REFRESH_MS = 10_000;  // an event's page while it takes registrations or is played
-const listing = {status: "idle", events: []};  // GET /api/events, for the lobby
+const listing = {status: "idle", events: [], total: 0, more: false};  // GET /api/events (its pages so far), for the lobby
 let page = null;  // the page shown: {id, status: loading|ok|none|error, data, msg: {[box]: [kind, text]}, busy}
 const known = new Map();  // event id → its page's last data (an event's table names the event)
 let hooks = {render: () => {}};
@@ -35,15 +35,19 @@ export function initEvents(given) {
       if (confirm(fill("ev_start_confirm", {n}))) write("POST", "start", "start");
     },
     "event-back": () => { location.hash = "#/e/" + S.state.table.event.id; },  // never ``leave``: the seat stays
+    "events-more": () => loadEvents(listing.events.length),
   };
 }
 
 // --- the lobby's panel ---------------------------------------------------------------------------
 
-export async function loadEvents() {
+// The first page (the list as it is now), or the next one after the ``offset`` events shown
+// (then the list is no longer refreshed: that would take the pages shown away).
+export async function loadEvents(offset = 0) {
   if (listing.status === "idle") listing.status = "loading";
-  const r = await api("GET", "/api/events");
-  Object.assign(listing, r.ok ? {status: "ok", events: r.data.events} : {status: "error"});
+  const r = await api("GET", "/api/events?offset=" + offset);
+  Object.assign(listing, r.ok ? {status: "ok", events: listing.events.slice(0, offset).concat(r.data.events),
+    total: r.data.total, more: offset > 0} : {status: "error"});
   hooks.render();
 }
 
@@ -52,9 +56,11 @@ export function eventsPanel() {
   if (listing.status !== "ok") body = h("p", {class: listing.status === "error" ? "form-error" : "note"},
     listing.status === "error" ? t("acc_err_generic") : "…");
   else if (!listing.events.length) body = h("p", {class: "note", id: "ev-none"}, t("ev_none"));
-  else body = h("ul", {class: "ev-list"}, listing.events.map((e) => h("li", {"data-event": e.id},
+  else body = [h("ul", {class: "ev-list"}, listing.events.map((e) => h("li", {"data-event": e.id},
     h("div", {class: "ev-line"}, h("a", {href: "#/e/" + e.id, class: "ev-name"}, e.name), statusBadge(e)),
-    h("div", {class: "note"}, eventFacts(e)))));
+    h("div", {class: "note"}, eventFacts(e))))),
+    listing.total > listing.events.length
+      ? h("button", {type: "button", id: "ev-more", "data-action": "events-more"}, t("ev_more")) : null];
   return h("section", {class: "panel", id: "events"}, h("h2", {}, t("ev_title")), h("p", {class: "note"}, t("ev_intro")), body,
     account() ? h("details", {id: "ev-create-box", class: "ev-create", open: S.open.has("ev-create-box")},
       h("summary", {}, t("ev_create")), kept("event-create", createForm))
@@ -178,7 +184,7 @@ setInterval(() => {
 
 // The lobby's list again every 30 s while the lobby is shown (events open, start and end).
 setInterval(() => {
-  if (!document.hidden && !S.table && listing.status === "ok" && /^(#\/?)?$/.test(location.hash)) loadEvents();
+  if (!document.hidden && !S.table && listing.status === "ok" && !listing.more && /^(#\/?)?$/.test(location.hash)) loadEvents();
 }, 30_000);
 
 // --- at an event's table ---------------------------------------------------------------------------
