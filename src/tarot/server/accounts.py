@@ -9,6 +9,7 @@ import asyncio
 import time
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -18,6 +19,9 @@ from . import players
 from .limits import LoginLimits
 from .schema import PlayerRow
 from .store import Store
+
+if TYPE_CHECKING:
+    from .shared_limits import SharedLoginLimits
 
 NAME_MAX = 24
 PASSWORD_MIN = 8
@@ -67,10 +71,12 @@ class Account:
 
 
 class Accounts:
-    def __init__(self, store: Store, limits: LoginLimits | None = None) -> None:
+    def __init__(self, store: Store, limits: LoginLimits | None = None,
+                 shared: SharedLoginLimits | None = None) -> None:
         self.store = store
         self.hasher = PasswordHasher()
         self.limits = limits or LoginLimits()
+        self.shared = shared  # in a cluster: the sign-in limits of every node, in Redis
         # checked against when the name is unknown, so that the answer takes as long
         self._dummy = self.hasher.hash("not a password of anyone")
 
@@ -81,7 +87,7 @@ class Accounts:
         name = clean_name(name)
         check_password(password)
         key = name_key(name)
-        self._limit(key, address)
+        await self._limit(key, address)
         guest = await self.store.query(players.guest_by_token, guest_token) if guest_token else None
         hashed = await asyncio.to_thread(self.hasher.hash, password)
         try:
@@ -98,7 +104,7 @@ class Accounts:
         except AccountError:
             name = ""  # no account's: not looked up (a NUL is an error in PostgreSQL), same answer
         key = name_key(name)
-        self._limit(key, address)
+        await self._limit(key, address)
         row = await self.store.query(players.by_name, key) if key else None
         stored = row.password_hash if row is not None and row.password_hash else self._dummy
         good = await asyncio.to_thread(self._verify, stored, password)
@@ -113,8 +119,9 @@ class Accounts:
         token: str = await self.store.write(players.open_session, account.id)
         return token
 
-    def _limit(self, key: str, address: str) -> None:
-        wait = self.limits.take(key, address)
+    async def _limit(self, key: str, address: str) -> None:
+        shared = self.shared
+        wait = await shared.take(key, address) if shared is not None else self.limits.take(key, address)
         if wait:
             raise AccountError(429, "too_many_attempts", f"too many attempts: wait {int(wait) + 1} s",
                                retry_after=round(wait, 1))

@@ -28,7 +28,7 @@ from .peers import Peers
 from .relay import Relay
 from .seats import Client, Seat
 from .settings import Settings, TableServices
-from .shared_limits import SharedQuota
+from .shared_limits import SharedLoginLimits, SharedQuota
 from .slowlane import SlowLane
 from .table import EPOCH, Resume, Table
 
@@ -55,7 +55,7 @@ class Hub:
         self.remote_lobby: dict[str, dict[str, Any]] = {}  # other nodes' listed tables, by id
         self._scanner: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()  # (a task nobody holds may be collected)
-        self.accounts = Accounts(store)
+        self.accounts = Accounts(store, shared=None if cluster is None else SharedLoginLimits(cluster))
         self.settings = settings or Settings()
         self.chat = ChatServices(store)
         self.presence = Presence(store)

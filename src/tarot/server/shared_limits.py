@@ -1,5 +1,6 @@
-"""``TableQuota``'s limits held across the nodes of a cluster (docs/scaling.md): the tables a
-player, or an address, may have open and create in a minute, wherever each was created.
+"""Limits held across the nodes of a cluster (docs/scaling.md): ``TableQuota``'s (the tables a
+player, or an address, may have open and create in a minute, wherever each was created) and
+``LoginLimits``' (``SharedLoginLimits``: sign-in attempts per name and per address).
 
 Each node keeps its own ``TableQuota`` too (it answers at once, and alone without Redis); in a
 cluster a creation must also pass ``SharedQuota.reserve``, one Lua script that counts and
@@ -11,13 +12,18 @@ and leaves when it finishes or closes (``forget``), or when its node dies and no
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import TYPE_CHECKING
 
-from .limits import ADDRESS_FACTOR, CREATES_PER_MINUTE, OPEN_TABLES_PER_PLAYER, Refusal
+from redis.exceptions import RedisError
+
+from .limits import ADDRESS_FACTOR, CREATES_PER_MINUTE, OPEN_TABLES_PER_PLAYER, LoginLimits, Refusal
 
 if TYPE_CHECKING:
     from .cluster import Cluster
+
+log = logging.getLogger("tarot.server")
 
 UNDER_WAY_MS = 30_000  # a reserved table counts this long before it must have an owner
 KEEP_MS = 86_400_000  # the sets of a player nobody has heard of for a day are dropped
@@ -104,3 +110,60 @@ class SharedQuota:
     async def forget(self, tid: str) -> None:
         """Table ``tid`` finished or closed: it no longer counts."""
         await self._forget(keys=[self.cluster.key("quota-of", tid)], args=[tid])
+
+
+# Sign-in attempts as ``LoginLimits``'s token buckets, held in Redis. KEYS: the name's bucket,
+# the address's (hashes: tokens, last, blocked). ARGV: now in ms, then for each key its burst,
+# its rate (tokens a ms) and its cooldown (ms). Returns 0 when the attempt may go on, else the
+# ms to wait: a key still cut off is told so without taking a token; otherwise every key takes
+# one, and an empty one is cut off for its cooldown.
+_LOGIN = """
+local now = tonumber(ARGV[1])
+local wait = 0
+for i = 1, #KEYS do
+  local blocked = tonumber(redis.call('HGET', KEYS[i], 'blocked') or '0')
+  if blocked - now > wait then wait = blocked - now end
+end
+if wait > 0 then return math.ceil(wait) end
+for i = 1, #KEYS do
+  local burst, rate, cooldown = tonumber(ARGV[3 * i - 1]), tonumber(ARGV[3 * i]), tonumber(ARGV[3 * i + 1])
+  local b = redis.call('HMGET', KEYS[i], 'tokens', 'last')
+  local tokens = burst
+  if b[1] then tokens = math.min(burst, tonumber(b[1]) + (now - tonumber(b[2])) * rate) end
+  local blocked = 0
+  if tokens < 1 then
+    blocked = now + cooldown
+    if cooldown > wait then wait = cooldown end
+  else
+    tokens = tokens - 1
+  end
+  redis.call('HSET', KEYS[i], 'tokens', tostring(tokens), 'last', tostring(now), 'blocked', tostring(blocked))
+  redis.call('PEXPIRE', KEYS[i], math.ceil(burst / rate + cooldown))
+end
+return math.ceil(wait)
+"""
+
+
+class SharedLoginLimits:
+    """``LoginLimits`` over every node of a cluster: the attempts on a name, and from an address,
+    counted in Redis (with N nodes an attacker would otherwise get N times the guesses). When
+    Redis cannot be reached, this node's own ``LoginLimits`` answer (logged): sign-in stays
+    possible, and still limited, as on a site without Redis."""
+
+    def __init__(self, cluster: Cluster, local: LoginLimits | None = None) -> None:
+        self.cluster = cluster
+        self.local = local or LoginLimits()
+        self._take = cluster.redis.register_script(_LOGIN)
+
+    async def take(self, key: str, address: str) -> float:
+        """0 if this attempt may go on, else the seconds to wait."""
+        args: list[float] = [int(time.time() * 1000)]
+        for b in (self.local.names, self.local.addresses):
+            args += [b.burst, b.rate / 1000, b.cooldown * 1000]
+        try:
+            ms = await self._take(keys=[self.cluster.key("login-name", key),
+                                        self.cluster.key("login-address", address)], args=args)
+        except (RedisError, OSError) as e:
+            log.warning("cluster: sign-in limits kept here alone (Redis: %s)", e)
+            return self.local.take(key, address)
+        return int(ms) / 1000
