@@ -28,6 +28,7 @@ from .connection import Connection
 from .headers import SecurityHeaders
 from .hub import LOBBY_PAGE, Hub, TableRefused
 from .origin import cookie, same_origin
+from .read_limit import ReadLimit
 from .relay import RemoteTable
 from .settings import Settings
 from .socket import Socket
@@ -314,6 +315,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
     app.include_router(events_api.router())
     app.include_router(api.router())
     app.add_middleware(GuardedApi)
+    app.add_middleware(ReadLimit, settings=settings or Settings())
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketRoute, path="/ws", session=session)  # added last: the outermost
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

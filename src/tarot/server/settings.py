@@ -35,6 +35,8 @@ class Settings:
     flood_rate: float = 50.0  # a player's messages per second, sustained (limits.FloodLimits)
     flood_burst: float = 200.0  # … and at once
     flood_cooldown: float = 10.0  # seconds a player or an address that went over is cut off
+    read_rate: float = 20.0  # an address's reads of the API per second, sustained (read_limit)
+    read_burst: float = 120.0  # … and at once
     challenge_deals: int = 8  # deals of each new day's challenge
     hello_timeout: float = 10.0  # seconds a new websocket has to say hello before it is closed
 
