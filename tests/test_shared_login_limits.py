@@ -1,13 +1,14 @@
 """Sign-in limits over every process of a cluster (issue 34.12), against the machine's real
 Redis (``TAROT_TEST_REDIS_URL``; skipped without it): two hubs on the same Redis share the
 attempts on a name, so the second refuses once the first used the allowance (kept per process,
-N processes gave N times the guesses). With Redis out of reach, each process's own limits
-still hold."""
+N processes gave N times the guesses). With Redis out of reach or stalled, each process's own
+limits still hold."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import socket
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from argon2 import PasswordHasher
 pytest.importorskip("redis")
 
 from cluster_harness import reset_redis
-from server_harness import free_port, sqlite_hub
+from server_harness import sqlite_hub
 from tarot.server.accounts import AccountError
 from tarot.server.cluster import Cluster
 from tarot.server.hub import Hub
@@ -67,16 +68,24 @@ def test_two_processes_share_the_attempts_on_a_name(tmp_path: Path) -> None:
         reset_redis(REDIS, PREFIX)
 
 
-def test_without_redis_each_process_still_limits(tmp_path: Path) -> None:
+@pytest.mark.parametrize("redis", ["closed", "silent"])
+def test_without_redis_each_process_still_limits(redis: str, tmp_path: Path) -> None:
+    """Nothing listens at Redis's address, or something that never answers (a stalled Redis):
+    each sign-in goes on under the process's own limits, at once or after ``wait``."""
     store, _ = sqlite_hub(tmp_path)
 
-    async def scenario() -> None:
-        nowhere = f"redis://127.0.0.1:{free_port()}/0"  # nothing listens there
-        hub = await with_anne(Hub(store, cluster=Cluster(nowhere, prefix=PREFIX)))
+    async def scenario(port: int) -> None:
+        hub = await with_anne(Hub(store, cluster=Cluster(f"redis://127.0.0.1:{port}/0", prefix=PREFIX)))
+        assert hub.accounts.shared is not None
+        hub.accounts.shared.wait = 0.05
         codes = [await attempt(hub, "10.0.0.1") for _ in range(int(PER_NAME))]
         assert codes == ["wrong_password"] * (int(PER_NAME) - 1) + ["too_many_attempts"]
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        store.close()
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        if redis == "silent":
+            silent.listen(64)  # connections are taken (by the system), never answered
+        try:
+            asyncio.run(scenario(silent.getsockname()[1]))
+        finally:
+            store.close()

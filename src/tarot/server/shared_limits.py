@@ -12,6 +12,7 @@ and leaves when it finishes or closes (``forget``), or when its node dies and no
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from typing import TYPE_CHECKING
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("tarot.server")
 
+LOGIN_WAIT = 2.0  # seconds a sign-in waits for Redis before this node's own limits answer
 UNDER_WAY_MS = 30_000  # a reserved table counts this long before it must have an owner
 KEEP_MS = 86_400_000  # the sets of a player nobody has heard of for a day are dropped
 
@@ -147,13 +149,15 @@ return math.ceil(wait)
 class SharedLoginLimits:
     """``LoginLimits`` over every node of a cluster: the attempts on a name, and from an address,
     counted in Redis (with N nodes an attacker would otherwise get N times the guesses). When
-    Redis cannot be reached, this node's own ``LoginLimits`` answer (logged): sign-in stays
-    possible, and still limited, as on a site without Redis."""
+    Redis cannot be reached, or does not answer within ``wait`` seconds, this node's own
+    ``LoginLimits`` answer (logged): sign-in stays possible, and still limited, as on a site
+    without Redis."""
 
     def __init__(self, cluster: Cluster, local: LoginLimits | None = None) -> None:
         self.cluster = cluster
         self.local = local or LoginLimits()
         self._take = cluster.redis.register_script(_LOGIN)
+        self.wait = LOGIN_WAIT
 
     async def take(self, key: str, address: str) -> float:
         """0 if this attempt may go on, else the seconds to wait."""
@@ -161,9 +165,10 @@ class SharedLoginLimits:
         for b in (self.local.names, self.local.addresses):
             args += [b.burst, b.rate / 1000, b.cooldown * 1000]
         try:
-            ms = await self._take(keys=[self.cluster.key("login-name", key),
-                                        self.cluster.key("login-address", address)], args=args)
-        except (RedisError, OSError) as e:
-            log.warning("cluster: sign-in limits kept here alone (Redis: %s)", e)
+            async with asyncio.timeout(self.wait):
+                ms = await self._take(keys=[self.cluster.key("login-name", key),
+                                            self.cluster.key("login-address", address)], args=args)
+        except (RedisError, OSError) as e:  # (OSError: TimeoutError too)
+            log.warning("cluster: sign-in limits kept here alone (Redis: %r)", e)
             return self.local.take(key, address)
         return int(ms) / 1000
