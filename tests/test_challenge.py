@@ -169,7 +169,7 @@ def test_a_challenge_table_is_fixed_and_private_and_a_left_deal_is_found_again(t
             assert guest.expect("error")["code"] == "challenge_table"
         other = Player(client, "Nosy")
         other.send({"type": "join", "table": tid})
-        assert other.expect("error")["code"] == "no_spectators"  # nobody looks at the cards
+        assert other.expect("error")["code"] == "invite_only"  # nobody looks at the cards (private)
         guest.send({"type": "challenge_play", "deal": 3})
         assert guest.expect("error")["code"] == "bad_request"  # a day of two deals
         token = guest.token
