@@ -15,7 +15,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy.exc import IntegrityError
 
-from . import players
+from . import players, text_policy
 from .limits import LoginLimits
 from .schema import PlayerRow
 from .store import Store
@@ -23,7 +23,7 @@ from .store import Store
 if TYPE_CHECKING:
     from .shared_limits import SharedLoginLimits
 
-NAME_MAX = 24
+NAME_MAX = text_policy.NAME_MAX
 PASSWORD_MIN = 8
 PASSWORD_MAX = 200  # argon2 takes any length; a bound keeps a huge body from costing work
 RENAME_EVERY = 7 * 86400.0  # an account's name changes at most once a week
@@ -41,21 +41,31 @@ class AccountError(Exception):
 
 
 def clean_name(name: str) -> str:
-    """An account's name as kept: spaces collapsed; 1–24 characters, no control characters.
-    Control characters are refused before the spaces are collapsed: a tab, a line break or a
-    line separator is one too, not a space to fold away."""
-    name = unicodedata.normalize("NFC", name)
-    if any(unicodedata.category(ch)[0] == "C" or unicodedata.category(ch) in ("Zl", "Zp") for ch in name):
-        raise AccountError(422, "bad_name", "a name cannot hold control or invisible characters")
-    name = " ".join(name.split())
-    if not 1 <= len(name) <= NAME_MAX:
-        raise AccountError(422, "bad_name", f"a name has 1 to {NAME_MAX} characters")
-    return name
+    """An account's name as kept: ``text_policy.name``'s rules (control and invisible characters
+    refused before the spaces are collapsed: a tab or a line break is one too, not a space to fold
+    away), its refusal as ``bad_name``."""
+    try:
+        return text_policy.name(name)
+    except ValueError as e:
+        raise AccountError(422, "bad_name", str(e)) from None
 
 
 def name_key(name: str) -> str:
     """Names are unique whatever their case: the key they are unique by."""
     return unicodedata.normalize("NFKC", name).casefold()[:40]
+
+
+def lookup_key(name: str) -> str | None:
+    """The key of the account a typed name may be (``text_policy.typed``); None where no account's
+    can be: not looked up (a NUL is an error in PostgreSQL)."""
+    try:
+        return name_key(text_policy.typed(name)) or None
+    except ValueError:
+        return None
+
+
+def _taken() -> AccountError:
+    return AccountError(409, "name_taken", "this name is taken, or looks like another player's")
 
 
 def check_password(password: str) -> None:
@@ -93,17 +103,13 @@ class Accounts:
         try:
             pid = await self.store.write(players.create_account, name, key, hashed,
                                          None if guest is None else guest.id)
-        except IntegrityError:
-            raise AccountError(409, "name_taken", "this name is taken") from None
+        except (IntegrityError, players.LookAlike):
+            raise _taken() from None
         return Account(pid, name)
 
     async def sign_in(self, name: str, password: str, address: str) -> tuple[Account, str]:
         """The account and a new session's token (the cookie's value)."""
-        try:
-            name = clean_name(name)  # as it was registered (spaces collapsed)
-        except AccountError:
-            name = ""  # no account's: not looked up (a NUL is an error in PostgreSQL), same answer
-        key = name_key(name)
+        key = lookup_key(name) or ""  # as it was registered (spaces collapsed); "": same answer
         await self._limit(key, address)
         row = await self.store.query(players.by_name, key) if key else None
         stored = row.password_hash if row is not None and row.password_hash else self._dummy
@@ -153,6 +159,6 @@ class Accounts:
                                retry_after=round(RENAME_EVERY - since))
         try:
             await self.store.write(players.rename, account.id, name, name_key(name))
-        except IntegrityError:
-            raise AccountError(409, "name_taken", "this name is taken") from None
+        except (IntegrityError, players.LookAlike):
+            raise _taken() from None
         return Account(account.id, name)

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import players
-from .accounts import SESSION_COOKIE, AccountError, Accounts, clean_name, name_key
+from .accounts import SESSION_COOKIE, AccountError, Accounts, lookup_key, name_key
 from .origin import header, same_origin
 from .players import SESSION_DAYS
 
@@ -160,10 +160,7 @@ def router() -> APIRouter:
 
     @api.get("/players/{name:path}")  # (a name may hold a "/")
     async def player(name: Annotated[str, Path(max_length=100)], accounts: Using) -> Any:
-        try:
-            key = name_key(clean_name(name))  # (no query with a name no account can have: a NUL
-        except AccountError:                   # is an error in PostgreSQL)
-            key = None
+        key = lookup_key(name)  # (no query with a name no account can have: a NUL is an error)
         found = None if key is None else await accounts.store.query(players.profile, key)
         if found is None:
             return _error(404, "no_player", f"no player named {name[:40]!r}")

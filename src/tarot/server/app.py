@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from . import api, challenge_api, challenge_tables, events_api, history_api, players, stats_api
+from . import api, challenge_api, challenge_tables, events_api, history_api, players, stats_api, text_policy
 from . import protocol as p
 from .accounts import SESSION_COOKIE
 from .api import GuardedApi
@@ -30,6 +30,7 @@ from .hub import LOBBY_PAGE, Hub, TableRefused
 from .origin import cookie, same_origin
 from .read_limit import ReadLimit
 from .relay import RemoteTable
+from .schema import PlayerRow
 from .settings import Settings
 from .socket import Socket
 from .store import Store, migrate
@@ -139,15 +140,19 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
     """Who this connection plays as: the account of its session cookie (its name is the
     account's), else the guest of its token, else a new guest."""
     hub = conn.hub
+    account = await hub.accounts.by_session(conn.ws.session)
+    guest = None if account is not None else await _guest(conn, msg)
+    if account is None and guest is None:
+        return  # its name refused: it stays who it was (nobody yet, or its first player)
     if conn.player_id:  # a second hello: as a new player (it went away as the first)
         hub.presence.leave(conn)
-    account = await hub.accounts.by_session(conn.ws.session)
     if account is not None:
         conn.player_id, conn.name, conn.account = account.id, account.name, True
         await hub.store.write(players.daily_top_up, account.id)
         welcome = p.welcome(account.id, account.name, None, account=True)
     else:
-        welcome = await _hello_guest(conn, msg)
+        assert guest is not None
+        welcome = await _hello_guest(conn, msg, *guest)
     # its mutes and friends known before it is told who it is (and may say anything more)
     await hub.chat.mutes.load(conn.player_id)
     await hub.presence.arrive(conn)
@@ -157,14 +162,26 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
         _cut_off(conn, wait)
 
 
-async def _hello_guest(conn: Connection, msg: p.Hello) -> dict[str, Any]:
-    """The guest of ``msg``'s token (or a new one) for ``conn``; its ``welcome``."""
+async def _guest(conn: Connection, msg: p.Hello) -> tuple[PlayerRow | None, str] | None:
+    """The guest row of ``msg``'s token (if any) and the name it plays under; None, with the
+    refusal sent, for a name ``text_policy.name`` refuses (``bad_name``)."""
     store = conn.hub.store
     row = await store.query(players.guest_by_token, msg.token) if msg.token else None
+    try:
+        name = text_policy.name(msg.name or (row.name if row is not None else "Guest"))
+    except ValueError as e:
+        conn.send(p.error(str(e), "bad_name"))
+        return None
+    return row, name
+
+
+async def _hello_guest(conn: Connection, msg: p.Hello, row: PlayerRow | None, name: str) -> dict[str, Any]:
+    """The guest ``row`` of ``msg``'s token (or a new one) for ``conn``, as ``name``; its ``welcome``."""
+    store = conn.hub.store
     if row is not None:
-        pid, token, name = row.id, msg.token, msg.name or row.name
+        pid, token = row.id, msg.token
     else:
-        pid, token, name = secrets.token_hex(8), secrets.token_urlsafe(24), msg.name or "Guest"
+        pid, token = secrets.token_hex(8), secrets.token_urlsafe(24)
     assert token is not None
     if row is None or name != row.name:
         await store.write(store.save_player, pid, token, name)

@@ -10,9 +10,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Cookie, Depends, Path, Query, Request
 from fastapi.responses import JSONResponse
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, field_validator
 
-from . import event_results, event_tables, events
+from . import event_results, event_tables, events, text_policy
 from .accounts import Account
 from .api import OFFSET_MAX, Answered, Using, _error, _Route
 from .game import etui
@@ -37,15 +37,13 @@ class NewEvent(BaseModel):
     @field_validator("name")
     @classmethod
     def _one_line(cls, v: str) -> str:
-        v = " ".join(v.split())
-        if not v:
-            raise ValueError("a name cannot be blank")
-        return v
+        return text_policy.plain(v, 80, "a name")
 
 
 class Invitations(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    names: list[Annotated[str, Field(max_length=100)]] = Field(min_length=1, max_length=100)
+    names: list[Annotated[str, Field(max_length=100), AfterValidator(text_policy.typed)]] = Field(
+        min_length=1, max_length=100)
 
 
 def _refused(e: events.EventError) -> JSONResponse:

@@ -15,12 +15,17 @@ from typing import Any
 from sqlalchemy import and_, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 
+from . import text_policy
 from .ratings import Rating, new_rating
 from .schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow, RatingRow, SessionRow
 from .store import token_hash
 
 STARTING_CHIPS = 1000  # a new account's balance
 DAILY_FLOOR = 500  # once a day, a balance below this is topped up to it: nobody is stuck
+
+
+class LookAlike(Exception):
+    """A new name looks like an account's (its ``text_policy.skeleton`` is taken)."""
 
 
 class NotEnoughChips(Exception):
@@ -50,6 +55,22 @@ def guest_by_token(conn: Connection, token: str) -> PlayerRow | None:
                                               PlayerRow.name_key.is_(None)))
 
 
+def look_alike(conn: Connection, skeleton: str, but: str | None = None) -> bool:
+    """Whether an account or a bot other than ``but`` has a name that looks like ``skeleton``'s."""
+    found = select(PlayerRow.id).where(PlayerRow.skeleton == skeleton)
+    if but is not None:
+        found = found.where(PlayerRow.id != but)
+    return conn.execute(found.limit(1)).first() is not None
+
+
+def _named(conn: Connection, name: str, pid: str | None) -> str:
+    """``name``'s skeleton, which no other account's may share (else ``LookAlike``)."""
+    key = text_policy.skeleton(name)
+    if look_alike(conn, key, pid):
+        raise LookAlike(name)
+    return key
+
+
 def _one(conn: Connection, stmt: Any) -> PlayerRow | None:
     row = conn.execute(stmt).first()
     return None if row is None else PlayerRow(**row._mapping)
@@ -59,9 +80,11 @@ def create_account(conn: Connection, name: str, key: str, password_hash: str,
                    guest_id: str | None = None) -> str:
     """A new account, or the guest ``guest_id`` turned into one (it keeps what it played). Its
     token changes: a guest's browser token no longer opens it, only a session does. Gives the
-    player's id; raises ``sqlalchemy.exc.IntegrityError`` if the name is taken."""
+    player's id; raises ``sqlalchemy.exc.IntegrityError`` if the name is taken, ``LookAlike`` if
+    it looks like another account's."""
     now = time.time()
-    values = {"name": name, "name_key": key, "password_hash": password_hash, "renamed": now,
+    values = {"name": name, "name_key": key, "skeleton": _named(conn, name, None),
+              "password_hash": password_hash, "renamed": now,
               "token_hash": token_hash(secrets.token_urlsafe(24))}
     if guest_id is not None:
         done = conn.execute(update(PlayerRow).where(PlayerRow.id == guest_id, PlayerRow.name_key.is_(None),
@@ -77,7 +100,7 @@ def create_account(conn: Connection, name: str, key: str, password_hash: str,
 
 def rename(conn: Connection, pid: str, name: str, key: str) -> None:
     conn.execute(update(PlayerRow).where(PlayerRow.id == pid)
-                 .values(name=name, name_key=key, renamed=time.time()))
+                 .values(name=name, name_key=key, skeleton=_named(conn, name, pid), renamed=time.time()))
 
 
 def bot_identity(kind: str, think: float) -> tuple[str, str]:
@@ -95,7 +118,7 @@ def bot_account(conn: Connection, kind: str, name: str) -> str:
     if by_id(conn, pid) is None:
         conn.execute(insert(PlayerRow).values(
             id=pid, token_hash=token_hash(secrets.token_urlsafe(24)), name=name, name_key=name.casefold(),
-            bot=kind, created=time.time(), chips=0, xp=0))
+            skeleton=text_policy.skeleton(name), bot=kind, created=time.time(), chips=0, xp=0))
     return pid
 
 

@@ -5,12 +5,21 @@ the lists equal)."""
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    field_validator,
+    model_validator,
+)
 
 from tarot.bots import BOT_NAMES
+
+from . import text_policy
 
 MAX_MESSAGE_BYTES = 8192  # a client message over this gets ``too_large`` (the connection kept)
 # A frame over this is refused from its header by the websocket layer (close 1009), before its
@@ -59,20 +68,16 @@ class EventTable(_Msg):
     imposed_taker: bool = False  # each deal's bids are played by the table (``GameFlow.impose_bids``)
 
 
-class Hello(_Msg):
-    type: Literal["hello"]
-    name: str | None = Field(default=None, max_length=40)
-    token: str | None = Field(default=None, max_length=100)
+# A player's id (made by the server): only its characters, so that no other text reaches a query.
+PlayerId = Annotated[str, Field(pattern=text_policy.ID_PATTERN)]
 
-    @field_validator("name")
-    @classmethod
-    def _clean(cls, v: str | None) -> str | None:
-        if v is None:
-            return None
-        v = " ".join(v.split())
-        if not v:
-            raise ValueError("a display name cannot be empty")
-        return v
+
+class Hello(_Msg):
+    """``name``: a guest's (``text_policy.name``'s rules, checked by the hello: ``bad_name``)."""
+
+    type: Literal["hello"]
+    name: str | None = Field(default=None, max_length=100)
+    token: str | None = Field(default=None, max_length=100)
 
 
 class Lobby(_Msg):
@@ -161,7 +166,8 @@ PHRASES = ("hello", "well_played", "thanks", "good_game", "sorry", "bye")  # qui
 
 class Chat(_Msg):
     """A chat message: at the table one watches (``table``) or in the lobby (``lobby``); plain
-    text, or a quick phrase's code (each reader sees it in its own language)."""
+    text (``text_policy.plain``: made one line, no control or invisible character), or a quick
+    phrase's code (each reader sees it in its own language)."""
 
     type: Literal["chat"]
     where: Literal["table", "lobby"] = "table"
@@ -173,11 +179,7 @@ class Chat(_Msg):
     def _plain(cls, v: str | None) -> str | None:
         if v is None:
             return None
-        # plain text on one line: control characters (line breaks included) become spaces
-        v = " ".join("".join(" " if unicodedata.category(ch)[0] == "C" else ch for ch in v).split())
-        if not v:
-            raise ValueError("a chat message cannot be empty")
-        return v
+        return text_policy.plain(v, CHAT_MAX, "a chat message", breaks=True)
 
     @model_validator(mode="after")
     def _one(self) -> Chat:
@@ -190,7 +192,7 @@ class Mute(_Msg):
     """Stop (or start again) receiving another player's chat messages."""
 
     type: Literal["mute"]
-    player: str = Field(max_length=32)
+    player: PlayerId
     mute: bool = True
 
 
@@ -204,8 +206,8 @@ class AddFriend(_Msg):
     """Add a player to one's friends: by id (from a table or the chat), or an account by name."""
 
     type: Literal["add_friend"]
-    player: str | None = Field(default=None, max_length=32)
-    name: str | None = Field(default=None, max_length=100)
+    player: PlayerId | None = None
+    name: Annotated[str, Field(max_length=100), AfterValidator(text_policy.typed)] | None = None
 
     @model_validator(mode="after")
     def _one(self) -> AddFriend:
@@ -216,14 +218,14 @@ class AddFriend(_Msg):
 
 class RemoveFriend(_Msg):
     type: Literal["remove_friend"]
-    player: str = Field(max_length=32)
+    player: PlayerId
 
 
 class InviteFriend(_Msg):
     """From the table one sits at (or hosts): invite a player to it (and to a seat if private)."""
 
     type: Literal["invite_friend"]
-    player: str = Field(max_length=32)
+    player: PlayerId
 
 
 class Challenge(_Msg):
@@ -249,7 +251,7 @@ class RemoveSpectator(_Msg):
     """The host sends a spectator away from the table (it may not come back to it)."""
 
     type: Literal["remove_spectator"]
-    player: str = Field(max_length=32)
+    player: PlayerId
 
 
 ClientMessage = Annotated[

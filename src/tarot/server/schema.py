@@ -27,6 +27,9 @@ class PlayerRow(Base):
     # argon2 hash; None for a guest.
     name_key: Mapped[str | None] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str | None] = mapped_column(String(200))
+    # An account's (or a bot's) name's look-alike key (``text_policy.skeleton``): a new name may
+    # not share it; not unique, as names kept from before it may.
+    skeleton: Mapped[str | None] = mapped_column(String(80), index=True)
     bot: Mapped[str | None] = mapped_column(String(40))  # a bot's account: its kind and budget
     chips: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     xp: Mapped[int] = mapped_column(Integer, default=0, server_default="0")

@@ -168,8 +168,9 @@ def default_url(directory: Path | None = None) -> str:
 MIGRATION_LOCK = 0x7A207  # PostgreSQL advisory lock key held while migrating
 
 
-def migrate(url: str) -> None:
-    """Create or upgrade the schema with Alembic (the scripts ship inside the package)."""
+def migrate(url: str, revision: str = "head") -> None:
+    """Create or upgrade the schema with Alembic (the scripts ship inside the package), up to
+    ``revision`` (an earlier one: a migration's test)."""
     from alembic import command
     from alembic.config import Config
 
@@ -177,7 +178,7 @@ def migrate(url: str) -> None:
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     cfg.set_main_option("sqlalchemy.url", normalize_url(url).replace("%", "%%"))
     if not normalize_url(url).startswith("postgresql"):
-        command.upgrade(cfg, "head")
+        command.upgrade(cfg, revision)
         return
     # Several processes starting at once on one database (a cluster): one migrates, the others
     # wait for it on a lock the server holds for the session, then find nothing left to do.
@@ -186,7 +187,7 @@ def migrate(url: str) -> None:
         with engine.connect() as conn:
             conn.exec_driver_sql(f"SELECT pg_advisory_lock({MIGRATION_LOCK})")
             try:
-                command.upgrade(cfg, "head")
+                command.upgrade(cfg, revision)
             finally:
                 conn.exec_driver_sql(f"SELECT pg_advisory_unlock({MIGRATION_LOCK})")
     finally:

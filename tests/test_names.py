@@ -1,0 +1,138 @@
+"""Names and the text clients make the server keep or show (issue 34, findings 3 to 5): one
+policy (``text_policy``) for every entry point; a NUL or a bidi override is a clear refusal, never
+a traceback (PostgreSQL refuses a NUL); names that render blank or look like an account's are
+refused."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import disarm
+import pytest
+from sqlalchemy import create_engine, insert, select, update
+from starlette.testclient import TestClient
+
+from server_harness import Player, db_url, make_client, sign_up
+from tarot.server import text_policy
+from tarot.server.schema import PlayerRow
+from tarot.server.store import migrate, normalize_url
+
+DBS = ["sqlite", "postgres"]
+PASSWORD = "correct horse battery"
+# each renders as nothing, or as only marks with nothing to sit on
+BLANK = ["\u3164", "\u2800\u2800", "\u0301\u0301", "\ufe0f", "A\u3164", "\u115f\u1160", "!!!"]
+HOSTILE = ["Al\x00ice", "Al\x1bice", "\u202eecilA", "Al\u200bice", "Al\ud800ice"]
+LOOK_ALIKES = ["\u0410lice", "AIice", "A1ice", "ALICE", " alice "]  # Cyrillic А, capital I, digit 1
+
+
+@pytest.fixture(params=DBS)
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    return db_url(request.param, tmp_path)
+
+
+@pytest.fixture
+def client(url: str) -> Iterator[TestClient]:
+    with make_client(url) as c:
+        yield c
+
+
+def tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
+
+
+def ask(pl: Player, msg: dict[str, Any]) -> dict[str, Any]:
+    """Send ``msg`` as a browser would (JSON escapes a lone surrogate); the answer."""
+    pl.ws.send_text(json.dumps(msg))
+    return pl.recv()
+
+
+def post(client: TestClient, path: str, body: dict[str, Any]) -> Any:
+    return client.post(path, content=json.dumps(body), headers={"content-type": "application/json"})
+
+
+def new_event(**more: Any) -> dict[str, Any]:
+    starts = (dt.datetime.now(dt.UTC) + dt.timedelta(days=1)).isoformat()
+    return {"name": "Club", "players": 4, "deals": 2, "starts": starts} | more
+
+
+def test_the_policy_refuses_blank_names_and_keys_look_alikes_together() -> None:
+    for name in BLANK + HOSTILE:
+        with pytest.raises(ValueError):
+            text_policy.name(name)
+    assert text_policy.name("  Jean   Paul ") == "Jean Paul"
+    assert text_policy.name("❤\ufe0f Lou") == "❤\ufe0f Lou"  # an emoji's presentation after it
+    assert {text_policy.skeleton(n) for n in ["Alice", *LOOK_ALIKES]} == {text_policy.skeleton("Alice")}
+    assert text_policy.skeleton("Alicia") != text_policy.skeleton("Alice")
+    assert text_policy.plain("Bonne\tpartie\n!", 300, breaks=True) == "Bonne partie !"
+    # the stored skeletons were made by this key schema: another disarm's would need them made again
+    assert disarm.KEY_SCHEMA_VERSION == text_policy.SKELETON_SCHEMA
+
+
+def test_hostile_text_in_every_name_and_id_is_a_clear_refusal(client: TestClient, url: str,
+                                                                caplog: pytest.LogCaptureFixture) -> None:
+    """A NUL, an escape, a bidi override, a zero-width space or a lone surrogate in an event's
+    name, an invitation, a guest's name, a friend's name or id, a mute: 422 or ``bad_name`` /
+    ``bad_message``, nothing stored, and no traceback (a NUL was a 500 on PostgreSQL)."""
+    client.cookies.set("tarot_session", sign_up(client, "Organiser"))
+    eid = post(client, "/api/events", new_event(access="invite")).json()["id"]
+    for bad in HOSTILE:
+        for r in (post(client, "/api/events", new_event(name="Club " + bad)),
+                  post(client, f"/api/events/{eid}/invitations", {"names": ["Bruno", bad]})):
+            assert (r.status_code, r.json()["code"]) == (422, "bad_request"), (bad, r.text)
+    client.cookies.clear()
+    pl = Player(client, "Bob")
+    for bad in HOSTILE:
+        # (a lone surrogate is malformed JSON to the server: bad_message)
+        assert ask(pl, {"type": "hello", "name": bad})["code"] in ("bad_name", "bad_message")
+        for msg in ({"type": "add_friend", "name": bad}, {"type": "add_friend", "player": bad},
+                    {"type": "mute", "player": bad}, {"type": "remove_friend", "player": bad},
+                    {"type": "chat", "where": "lobby", "text": bad}):
+            assert ask(pl, msg)["code"] == "bad_message", (bad, msg)
+    assert tracebacks(caplog) == []
+    engine = create_engine(normalize_url(url))
+    with engine.connect() as conn:
+        assert sorted(conn.execute(select(PlayerRow.name)).scalars()) == ["Bob", "Organiser"]
+    engine.dispose()
+
+
+def test_blank_and_look_alike_account_names_are_refused(client: TestClient, url: str) -> None:
+    for name in BLANK:
+        r = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+        assert (r.status_code, r.json()["code"]) == (422, "bad_name"), name
+    assert client.post("/api/accounts", json={"name": "Alice", "password": PASSWORD}).status_code == 201
+    client.cookies.clear()
+    for name in LOOK_ALIKES:
+        r = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+        assert (r.status_code, r.json()["code"]) == (409, "name_taken"), name
+    client.cookies.set("tarot_session", sign_up(client, "Bruno"))
+    engine = create_engine(normalize_url(url))
+    with engine.begin() as conn:  # (renamed long ago: a rename is allowed)
+        conn.execute(update(PlayerRow).values(renamed=0.0))
+    engine.dispose()
+    r = client.patch("/api/account", json={"name": "A1ice"})
+    assert (r.status_code, r.json()["code"]) == (409, "name_taken")
+    assert client.patch("/api/account", json={"name": "BRUN0"}).json()["name"] == "BRUN0"  # its own look
+
+
+def test_the_migration_keeps_names_that_already_look_alike(url: str) -> None:
+    """Existing look-alikes stay (0010 adds the skeletons); a new one is refused."""
+    migrate(url, "0009")
+    engine = create_engine(normalize_url(url))
+    rows = [("p1", "Alice", "alice"), ("p2", "\u0410lice", "\u0430lice"), ("p3", "Guest", None)]
+    with engine.begin() as conn:
+        for pid, name, key in rows:
+            conn.execute(insert(PlayerRow.__table__).values(id=pid, token_hash=pid, name=name, name_key=key,
+                                                            created=0.0, chips=0, xp=0))
+    migrate(url)
+    with engine.connect() as conn:
+        kept = conn.execute(select(PlayerRow.name, PlayerRow.skeleton).order_by(PlayerRow.id)).all()
+    engine.dispose()
+    assert kept == [("Alice", "allce"), ("\u0410lice", "allce"), ("Guest", None)]
+    with make_client(url) as client:
+        r = client.post("/api/accounts", json={"name": "A1ice", "password": PASSWORD})
+        assert (r.status_code, r.json()["code"]) == (409, "name_taken")
