@@ -330,7 +330,7 @@ def test_lobby_updates_do_not_wipe_what_is_being_typed(server: str, browser: Any
     dave.wait_for_function(f"() => (window.tarotLobbyUpdates || 0) > {before}")
     assert dave.input_value("input[name=deals]") == "7"
     # the lobby came as a change (lobby_update), and the row shows it, the bot by its short name
-    assert dave.inner_text("table.tables .who") == "★ Erin, Bot 2, —"
+    assert dave.inner_text("table.tables .who") == "★ Erin (guest), Bot 2, —"
     assert dave.evaluate("() => document.activeElement && document.activeElement.name") == "deals"
     erin.close()
     dave.close()

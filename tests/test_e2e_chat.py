@@ -36,7 +36,7 @@ def test_a_player_and_a_spectator_chat_in_the_lobby_and_at_the_table(server: str
     walter.fill("#chat-input-lobby", "Une partie ? <b>vite</b>")
     walter.click("#chat-send-lobby")
     alice.wait_for_selector("#chat-lines-lobby .chat-line")
-    assert lines(alice, "lobby")[0].startswith("Walter: Une partie ? <b>vite</b>")  # text, not markup
+    assert lines(alice, "lobby")[0].startswith("Walter guest: Une partie ? <b>vite</b>")  # text, not markup
     assert not alice.locator("#chat-lines-lobby b:text('vite')").count()
     create(alice, 4, deals=2)
     sit_with_bots(alice, 4)
@@ -44,12 +44,13 @@ def test_a_player_and_a_spectator_chat_in_the_lobby_and_at_the_table(server: str
     walter.wait_for_selector("#chat-table")
     walter.click("button.phrase[data-phrase='well_played']")
     alice.wait_for_selector("#chat-lines-table .chat-line")
-    assert lines(alice, "table")[0].startswith("Walter (spectator): Well played!")  # in the reader's language
+    # in the reader's language
+    assert lines(alice, "table")[0].startswith("Walter (spectator) guest: Well played!")
     alice.fill("#chat-input-table", "Thanks Walter")
     alice.click("#chat-send-table")
     walter.wait_for_selector("#chat-lines-table .chat-line >> nth=1")
-    assert lines(walter, "table")[0].startswith("Walter (spectateur)\u00a0: Bien joué\u202f!")
-    assert lines(walter, "table")[1].startswith("Alice\u00a0: Thanks Walter")
+    assert lines(walter, "table")[0].startswith("Walter (spectateur) invité\u00a0: Bien joué\u202f!")
+    assert lines(walter, "table")[1].startswith("Alice invité\u00a0: Thanks Walter")
     walter.screenshot(path=str(SHOTS / "chat-phone-fr.png"), full_page=True)
     # a message (a toast) while typing on the phone does not cover the input; a tap puts it away
     walter.locator("#chat-input-table").scroll_into_view_if_needed()

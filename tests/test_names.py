@@ -1,7 +1,7 @@
 """Names and the text clients make the server keep or show (issue 34, findings 3 to 5): one
 policy (``text_policy``) for every entry point; a NUL or a bidi override is a clear refusal, never
 a traceback (PostgreSQL refuses a NUL); names that render blank or look like an account's are
-refused."""
+refused; a guest cannot pass for an account, and what others see marks guests."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import create_engine, insert, select, update
 from starlette.testclient import TestClient
 
-from server_harness import Player, db_url, make_client, sign_up
+from server_harness import Player, account, create_table, db_url, make_client, sign_up
 from tarot.server import text_policy
 from tarot.server.schema import PlayerRow
 from tarot.server.store import migrate, normalize_url
@@ -117,6 +117,25 @@ def test_blank_and_look_alike_account_names_are_refused(client: TestClient, url:
     r = client.patch("/api/account", json={"name": "A1ice"})
     assert (r.status_code, r.json()["code"]) == (409, "name_taken")
     assert client.patch("/api/account", json={"name": "BRUN0"}).json()["name"] == "BRUN0"  # its own look
+
+
+def test_a_guest_cannot_take_an_accounts_name_and_guests_are_marked(client: TestClient) -> None:
+    alice = account(client, "Alice", "10.0.0.1")
+    tid = create_table(alice, players=3)
+    guest = Player(client, "Bob", headers={"x-peer": "10.0.0.2"})
+    for name in LOOK_ALIKES:  # an account's name, in any case or with look-alike letters
+        assert ask(guest, {"type": "hello", "name": name})["code"] == "name_taken", name
+    guest.send({"type": "join", "table": tid})
+    guest.expect("snapshot")
+    guest.send({"type": "sit", "seat": 1})
+    state = alice.until(lambda s: s["table"]["seats"][1]["taken"])
+    assert [(s["name"], s["account"]) for s in state["table"]["seats"]] == [
+        ("Alice", True), ("Bob", False), (None, False)]
+    said = []
+    for pl in (guest, alice):
+        pl.send({"type": "chat", "text": "hello"})
+        said.append(alice.expect("chat")["message"]["from"])
+    assert [(f["name"], f["account"]) for f in said] == [("Bob", False), ("Alice", True)]
 
 
 def test_the_migration_keeps_names_that_already_look_alike(url: str) -> None:

@@ -164,13 +164,17 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
 
 async def _guest(conn: Connection, msg: p.Hello) -> tuple[PlayerRow | None, str] | None:
     """The guest row of ``msg``'s token (if any) and the name it plays under; None, with the
-    refusal sent, for a name ``text_policy.name`` refuses (``bad_name``)."""
+    refusal sent, for a name ``text_policy.name`` refuses (``bad_name``) or one that is an
+    account's or looks like one (``name_taken``): a guest cannot pass for an account."""
     store = conn.hub.store
     row = await store.query(players.guest_by_token, msg.token) if msg.token else None
     try:
         name = text_policy.name(msg.name or (row.name if row is not None else "Guest"))
     except ValueError as e:
         conn.send(p.error(str(e), "bad_name"))
+        return None
+    if await store.query(players.look_alike, text_policy.skeleton(name)):
+        conn.send(p.error("this name is an account's, or looks like one: choose another", "name_taken"))
         return None
     return row, name
 

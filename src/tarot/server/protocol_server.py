@@ -41,6 +41,7 @@ class SeatSummary(_Out):
     taken: bool
     host: bool
     away: bool
+    account: bool  # a signed-in person sits here (a guest's name is not an account's)
 
 
 class EventAt(_Out):
@@ -188,6 +189,7 @@ class ChatFrom(_Out):
     id: str
     name: str
     seat: int  # -1: a spectator (or the lobby)
+    account: bool  # said by a signed-in person, not a guest
 
 
 class ChatLine(_Out):

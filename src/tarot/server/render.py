@@ -88,7 +88,7 @@ class Renderer:
                "status": table.status,
                "seats": [{"name": s.name or None, "bot": s.bot, "taken": not s.empty,
                           "host": s.player_id is not None and s.player_id == table.host,
-                          "away": s.away_since is not None} for s in table.seats]}
+                          "away": s.away_since is not None, "account": s.account} for s in table.seats]}
         if table.challenge is not None:
             out["challenge"] = table.challenge.model_dump()
         if table.at_event is not None:

@@ -24,6 +24,7 @@ import {tableRegions, timerText} from "./views/table.js";
 
 const JOIN_REFUSED = new Set(["no_table", "no_spectators"]);  // a table's page cannot open
 const CHALLENGE_REFUSED = new Set(["challenge_played", "challenge_closed"]);  // a deal of the day cannot be played
+const NAME_REFUSED = new Set(["bad_name", "name_taken"]);  // the hello's guest name: the page asks for another
 
 // --- messages from the server --------------------------------------------------------------
 
@@ -62,6 +63,7 @@ const handlers = {
     // the lobby, not a blank page (a private table's invite_only names its table only on join)
     if (JOIN_REFUSED.has(m.code) || (m.code === "invite_only" && m.table)) location.hash = "#/";
     if (CHALLENGE_REFUSED.has(m.code)) send({type: "challenge"});  // the day's page as it is now
+    if (NAME_REFUSED.has(m.code)) { S.name = null; S.me = null; localStorage.removeItem("tarot.name"); render(); }
   },
 };
 

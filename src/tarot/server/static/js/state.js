@@ -1,3 +1,4 @@
+import {h} from "./dom.js";
 import {t, texts} from "./i18n.js";
 
 // What the page knows: the connection, the player, the lobby, the table's last state, and what
@@ -20,6 +21,11 @@ export const S = {
 // ``_on_add_bot``): the page shows it short, in its own language ("Robot 2", "Robot+ 3" for a
 // search bot), so that on a phone the number is not cut off.
 const capital = (x) => x.charAt(0).toUpperCase() + x.slice(1);
+
+// A guest (a person not signed in) is marked wherever its name shows: no guest may take an
+// account's name, and the mark tells the guest who chose a like one from the account.
+export const isGuest = (s) => !!s && !s.bot && !s.account && (s.taken ?? true);
+export const guestMark = () => [" ", h("span", {class: "badge guest-mark", title: t("guest_hint")}, t("guest"))];  // (the space: read apart)
 
 export function seatName(i, seats = S.state && S.state.table.seats) {
   const s = seats && seats[i];

@@ -4,7 +4,7 @@
 import {h} from "../dom.js";
 import {colon, lang, t, texts} from "../i18n.js";
 import {send} from "../net.js";
-import {S} from "../state.js";
+import {S, guestMark, isGuest} from "../state.js";
 import {kept} from "./forms.js";
 import {addFriendButton} from "./friends.js";
 
@@ -48,7 +48,8 @@ export const chatKey = () => `${lang()}|${S.chat.version}`;
 function lineView(line, where) {
   const me = S.me && line.from.id === S.me.id;
   const said = line.phrase ? (texts()["phrase_" + line.phrase] ?? line.phrase) : line.text;
-  const who = h("b", {class: "from"}, line.from.name + (line.from.seat < 0 && where === "table" ? ` (${t("spectator_short")})` : ""));
+  const who = h("b", {class: "from"}, line.from.name + (line.from.seat < 0 && where === "table" ? ` (${t("spectator_short")})` : ""),
+    isGuest(line.from) ? guestMark() : null);
   const tools = [];
   if (!me) tools.push(h("button", {class: "link chat-mute", "data-action": "chat-mute", "data-player": line.from.id, "data-mute": "1",
     title: t("chat_mute")}, t("chat_mute")));

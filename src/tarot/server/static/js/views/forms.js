@@ -13,7 +13,7 @@ export function kept(key, make) {
 }
 
 export function nameForm() {
-  const input = h("input", {id: "name", maxlength: 40, required: true, autofocus: true});
+  const input = h("input", {id: "name", maxlength: 24, required: true, autofocus: true});
   return h("form", {class: "panel", onsubmit: (e) => {
     e.preventDefault(); S.name = input.value.trim(); if (!S.name) return;
     localStorage.setItem("tarot.name", S.name); send({type: "hello", name: S.name, token: S.token});

@@ -1,7 +1,7 @@
 // The lobby: the daily challenge's and the events' panels and the create form on top, then the open tables with their options.
 import {h} from "../dom.js";
 import {fill, plural, t} from "../i18n.js";
-import {S, seatName} from "../state.js";
+import {S, isGuest, seatName} from "../state.js";
 import {challengePanel} from "./challenge.js";
 import {eventsPanel} from "./events.js";
 import {chatPanel} from "./chat.js";
@@ -16,7 +16,8 @@ export function lobbyView() {
     h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase()}` +
       (tb.options.move_time ? ` · ${tb.options.move_time}s` : "") + (tb.options.spectators ? "" : ` · ${t("nospectators")}`) +
       (tb.options.competitive ? ` · ${t("competitive_short")}` + (tb.options.stake ? ` · ${tb.options.stake} ${t("chips")}` : "") : "")),
-    h("td", {class: "who"}, tb.seats.map((s, i) => (s.host ? "★ " : "") + seatName(i, tb.seats)).join(", ")),
+    h("td", {class: "who"}, tb.seats.map((s, i) => (s.host ? "★ " : "") + seatName(i, tb.seats)
+      + (isGuest(s) ? ` (${t("guest")})` : "")).join(", ")),
     h("td", {}, t("status_" + tb.status)),
     h("td", {}, h("a", {href: "#/t/" + tb.id}, h("button", {}, t("join"))))));
   return h("div", {}, invitationsPanel(), challengePanel(), eventsPanel(),

@@ -4,7 +4,7 @@
 import {cardEl, cardName, sortCards} from "../cards.js";
 import {h} from "../dom.js";
 import {colon, fill, lang, t} from "../i18n.js";
-import {S, seatName, secondsLeft} from "../state.js";
+import {S, guestMark, isGuest, seatName, secondsLeft} from "../state.js";
 import {challengeEnd, challengeKey, challengeTitle} from "./challenge.js";
 import {chatKey, chatPanel} from "./chat.js";
 import {eventEnd, eventKey, eventTitle} from "./events.js";
@@ -123,7 +123,8 @@ function feltView() {
     const el = h("div", {class: `seat p${n} pos-${pos}` + (v && v.turn === i ? " turn" : ""), "data-seat": i});
     // the name cut with an ellipsis when long, the badges after it always shown
     el.append(h("span", {class: "name", title: seatName(i)}, (s.host ? h("span", {class: "star", title: t("host")}, "★ ") : null),
-      h("span", {class: "who"}, seatName(i)), s.away ? h("span", {class: "badge"}, t("away")) : null,
+      h("span", {class: "who"}, seatName(i)), isGuest(s) ? guestMark() : null,
+      s.away ? h("span", {class: "badge"}, t("away")) : null,
       v && v.dealer === i ? h("span", {class: "badge", title: t("dealer")}, "D") : null,
       v && v.taker === i ? h("span", {class: "badge"}, t("taker")) : null,
       v ? h("span", {class: "badge"}, v.hand_sizes[i]) : null));
