@@ -58,13 +58,14 @@ def reset_redis(url: str, prefix: str = "tarot:") -> None:
 class WsPlayer(ScriptedClient):
     """A scripted client of one node over a real websocket: every message it got, its state."""
 
-    def __init__(self, port: int, name: str, token: str | None = None) -> None:
+    def __init__(self, port: int, name: str, token: str | None = None,
+                 headers: dict[str, str] | None = None) -> None:
         self.name = name
         self.messages: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
         self.version = 0
         self.acted_version = -1
-        self._opened = connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10)
+        self._opened = connect(f"ws://127.0.0.1:{port}/ws", open_timeout=10, additional_headers=headers)
         self.ws: ClientConnection = self._opened.__enter__()
         self.send({"type": "hello", "name": name, **({"token": token} if token else {})})
         welcome = self.expect("welcome")

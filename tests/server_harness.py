@@ -247,6 +247,20 @@ def sign_up(client: Any, name: str) -> str:
     return str(token)
 
 
+def sign_up_over_http(port: int, name: str, headers: dict[str, str] | None = None) -> tuple[str, str]:
+    """``sign_up`` on a real server (``tarot serve``) at ``port``: the session's token, and the
+    whole ``Set-Cookie`` line (its flags)."""
+    import json
+    import urllib.request
+
+    body = json.dumps({"name": name, "password": "password-" + name}).encode()
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/accounts", body,
+                                 {"content-type": "application/json", **(headers or {})}, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as r:
+        line = str(r.headers["set-cookie"])
+    return line.split(";")[0].split("=", 1)[1], line
+
+
 def account(client: Any, name: str, peer: str) -> Player:
     cookie = sign_up(client, name)
     pl = Player(client, name, headers={"cookie": f"tarot_session={cookie}", "x-peer": peer})

@@ -23,7 +23,7 @@ pytest.importorskip("redis")
 pytest.importorskip("websockets")
 
 from cluster_harness import WsPlayer, env_urls, reset_redis, start_node
-from server_harness import drive, free_port, reset_postgres
+from server_harness import drive, free_port, reset_postgres, sign_up_over_http
 from tarot.engine import DealRecord
 from tarot.server.table import EPOCH
 
@@ -345,3 +345,24 @@ def test_a_relayed_player_catches_up_what_pub_sub_lost(nodes: Nodes) -> None:
             timeout=10)
     for client in (p, x, q):
         client.close()
+
+
+def test_signing_out_on_one_node_closes_the_sessions_websockets_on_every_node(nodes: Nodes) -> None:
+    """Issue 34, item 10 in a cluster: signing out through A closes the websockets opened with
+    that session on A and on B (``Peers.signed_out``); another player's stays open."""
+    from websockets.exceptions import ConnectionClosed
+
+    (port_a, _), (port_b, _) = nodes
+    session = sign_up_over_http(port_a, "Alice")[0]
+    cookie = {"cookie": f"tarot_session={session}"}
+    alice = [WsPlayer(port, "Alice", headers=cookie) for port in (port_a, port_b)]
+    bob = WsPlayer(port_b, "Bob")
+    out = urllib.request.Request(f"http://127.0.0.1:{port_a}/api/session", headers=cookie, method="DELETE")
+    assert urllib.request.urlopen(out, timeout=10).status == 204
+    for pl in alice:
+        with pytest.raises(ConnectionClosed) as closed:
+            pl.recv(5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    bob.send({"type": "ping"})
+    assert bob.expect("pong", timeout=5)
+    bob.close()

@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import create_engine, select
 
 from run_isolation import dies_with_us
-from server_harness import choose, db_url, free_port
+from server_harness import choose, db_url, free_port, sign_up_over_http
 from tarot.server import players
 from tarot.server.protocol import merge_state
 from tarot.server.schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow
@@ -50,15 +50,6 @@ def serving(url: str, where: Path, port: int) -> Iterator[subprocess.Popen[str]]
         if proc.poll() is None:
             proc.kill()
             proc.wait(15)
-
-
-def sign_up(port: int, name: str) -> str:
-    body = json.dumps({"name": name, "password": "password-1"}).encode()
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/api/accounts", body,
-                                 {"content-type": "application/json"}, method="POST")
-    with urllib.request.urlopen(req, timeout=10) as r:
-        cookie = r.headers["set-cookie"]
-    return str(cookie.split(";")[0].split("=", 1)[1])
 
 
 class Client:
@@ -91,7 +82,7 @@ def test_a_kill_during_a_competitive_game_end_loses_and_duplicates_nothing(kind:
     port = free_port()
     rng = random.Random(7)
     with serving(url, tmp_path, port) as proc:
-        cookie = sign_up(port, "Alice")
+        cookie = sign_up_over_http(port, "Alice")[0]
         alice = Client(port, cookie)
         alice.send({"type": "create_table", "options": {"players": 3, "deals": 1, "competitive": True,
                                                          "stake": 100}})

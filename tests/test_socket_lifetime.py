@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from server_harness import Player, db_url, make_client, until_closed
+from server_harness import Player, db_url, make_client, sign_up, until_closed
 
 
 def test_a_socket_that_says_no_hello_in_time_is_closed(tmp_path: Path) -> None:
@@ -24,3 +24,30 @@ def test_a_socket_that_says_no_hello_in_time_is_closed(tmp_path: Path) -> None:
         assert [m["code"] for m in got] == ["no_hello", "hello_timeout"] and code == 1008
         greeted.send({"type": "ping"})  # older than the timeout by now
         assert greeted.expect("pong", timeout=5)
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_signing_out_closes_the_sessions_websockets(tmp_path: Path, kind: str) -> None:
+    """Issue 34, item 10: a websocket opened with a session cookie went on playing as the
+    account after ``DELETE /api/session`` (it created a competitive table). Now each one opened
+    with that session is closed (1008), and what it sends after is not read; the account's
+    other sessions and other players stay connected."""
+    with make_client(db_url(kind, tmp_path)) as client:
+        cookie = {"cookie": f"tarot_session={sign_up(client, 'Alice')}"}
+        other = client.post("/api/session", json={"name": "Alice", "password": "password-Alice"}).cookies
+        client.cookies.clear()
+        alice = [Player(client, "Alice", headers=cookie) for _ in range(2)]
+        elsewhere = Player(client, "Alice", headers={"cookie": f"tarot_session={other['tarot_session']}"})
+        bob = Player(client, "Bob")
+        assert {pl.id for pl in alice} == {elsewhere.id}
+
+        assert client.delete("/api/session", headers=cookie).status_code == 204
+        for pl in alice:
+            got, code = until_closed(pl.ws)
+            assert got == [] and code == 1008
+        alice[0].send({"type": "create_table", "options": {"players": 3, "competitive": True}})
+        alice[0].close()  # (once the server has read all it was sent)
+        assert client.app.state.hub.tables == {}  # type: ignore[attr-defined]
+        for pl in (elsewhere, bob):
+            pl.send({"type": "ping"})
+            assert pl.expect("pong", timeout=5)

@@ -138,8 +138,12 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             return False
 
-    async def sign_out(self, token: str) -> None:
+    async def sign_out(self, token: str) -> Account | None:
+        """Close the session of ``token``; whose it was (None: no live session), for its
+        websockets to be closed too (``Presence.signed_out``)."""
+        account = await self.by_session(token)
         await self.store.write(players.close_session, token)
+        return account
 
     async def by_session(self, token: str | None) -> Account | None:
         if not token or len(token) > 100:

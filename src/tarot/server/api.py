@@ -140,10 +140,13 @@ def router() -> APIRouter:
         return {"name": account.name, "id": account.id}
 
     @api.delete("/session", status_code=204)
-    async def sign_out(response: Response, accounts: Using,
+    async def sign_out(request: Request, response: Response, accounts: Using,
                        tarot_session: Annotated[str | None, Cookie()] = None) -> None:
+        """Signs out, and closes the websockets opened with the session (they played as it)."""
         if tarot_session:
-            await accounts.sign_out(tarot_session)
+            account = await accounts.sign_out(tarot_session)
+            if account is not None:
+                request.app.state.hub.presence.signed_out(account.id, tarot_session)
         response.delete_cookie(SESSION_COOKIE, path="/")
 
     @api.patch("/account")

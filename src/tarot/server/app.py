@@ -315,7 +315,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
                 except TimeoutError:
                     _no_hello(conn)
                     break
-                if text is None:
+                if text is None or conn.closed:  # (closed by the server: nothing more is read)
                     break
                 wait = hub.flood.take(conn.player_id, ws.address)
                 if not wait:

@@ -18,6 +18,7 @@ from sqlalchemy.exc import IntegrityError
 from . import protocol as p
 from .invitations import InvitationLimits
 from .schema import FriendRow, PlayerRow
+from .store import token_hash
 
 if TYPE_CHECKING:
     from .connection import Connection as Conn
@@ -163,6 +164,22 @@ class Presence:
         for c in conns or ():
             c.send(message)
         return bool(conns)
+
+    def signed_out(self, player: str, session: str) -> None:
+        """``player`` signed out of ``session``: the connections opened with it, which play as
+        the account, are closed, on every node."""
+        hashed = token_hash(session)
+        if self.peers is not None:
+            self.peers.signed_out(player, hashed)
+        self.close_session_here(player, hashed)
+
+    def close_session_here(self, player: str, session_hash: str) -> None:
+        """Close this node's connections of ``player`` opened with the session of that hash
+        (close code 1008, no message: the page that signed out is replacing its socket, and
+        another page reconnects by itself, as a guest)."""
+        for c in [c for c in self.conns.get(player, ())
+                  if c.ws.session is not None and token_hash(c.ws.session) == session_hash]:
+            c.close()
 
     def listing(self, player: str) -> dict[str, Any]:
         return p.friends([self.card(f, name) for f, name in self.friends.get(player, {}).items()])

@@ -1,8 +1,8 @@
 """What the nodes of a cluster tell each other about players (docs/scaling.md): where each one
 is (friends see it online, at its table; a node that starts asks the others who is connected
 to them), a message for a player wherever it is connected (an invitation, an event's start),
-the lobby's chat lines, and the players and addresses cut off for flooding. Tables are
-``relay``'s."""
+the lobby's chat lines, the players and addresses cut off for flooding, and the sessions signed
+out (their connections are closed everywhere). Tables are ``relay``'s."""
 
 from __future__ import annotations
 
@@ -27,10 +27,12 @@ class Peers:
         self.tell_channel = cluster.key("tell")
         self.chat_channel = cluster.key("lobby-chat")
         self.cut_off_channel = cluster.key("cut-off")
+        self.signed_out_channel = cluster.key("signed-out")
 
     def listeners(self) -> dict[str, Listener]:
         return {self.presence_channel: self._on_presence, self.tell_channel: self._on_tell,
-                self.chat_channel: self._on_chat, self.cut_off_channel: self._on_cut_off}
+                self.chat_channel: self._on_chat, self.cut_off_channel: self._on_cut_off,
+                self.signed_out_channel: self._on_signed_out}
 
     def _send(self, channel: str, message: dict[str, Any]) -> None:
         self.cluster.publish(channel, orjson.dumps({"node": self.cluster.node} | message))
@@ -56,6 +58,10 @@ class Peers:
     def tell(self, player: str, message: dict[str, Any]) -> None:
         self._send(self.tell_channel, {"player": player, "message": message})
 
+    def signed_out(self, player: str, session_hash: str) -> None:
+        """A session signed out here: its connections to the other nodes are closed too."""
+        self._send(self.signed_out_channel, {"player": player, "session": session_hash})
+
     def lobby_line(self, line: Line) -> None:
         self._send(self.chat_channel, {"line": dataclasses.asdict(line)})
 
@@ -79,6 +85,11 @@ class Peers:
         m = self._theirs(data)
         if m is not None:
             self.hub.presence.tell_here(m["player"], m["message"])
+
+    def _on_signed_out(self, _channel: str, data: bytes) -> None:
+        m = self._theirs(data)
+        if m is not None:
+            self.hub.presence.close_session_here(m["player"], m["session"])
 
     def _on_chat(self, _channel: str, data: bytes) -> None:
         """A line of the lobby's chat said on another node: kept in the room's log here too, and
