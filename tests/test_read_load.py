@@ -5,21 +5,29 @@ requests (``stats_cache``), and an address that reads too fast is refused for a 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
-from sqlalchemy import event, insert
+from sqlalchemy import insert
 
 from server_harness import db_url, make_client, sign_up
+from tarot.server import stats
 from tarot.server.read_limit import COOLDOWN
-from tarot.server.schema import PlayerRow
-from test_stats import run, write_games
+from tarot.server.schema import DealRow, GamePlayerRow, GameRow, PlayerRow
+from test_stats import record, run, scored, write_games
 
 KINDS = ["sqlite", "postgres"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_a_bots_statistics_read_its_deals_once_for_many_requests(kind: str, tmp_path: Path) -> None:
+def test_a_bots_statistics_read_each_game_once(kind: str, tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many requests read its deals once; a later count (another viewer's) reads only the game
+    that finished since."""
     url = db_url(kind, tmp_path)
+    read: list[list[int]] = []
+    deals = stats.deals
+    monkeypatch.setattr(stats, "deals", lambda conn, gids: read.append(list(gids)) or deals(conn, gids))
     with make_client(url) as client:
         alice, bob = sign_up(client, "Alice"), sign_up(client, "Bob")
         ids = [client.get("/api/session", headers={"cookie": f"tarot_session={s}"}).json()["id"]
@@ -28,12 +36,28 @@ def test_a_bots_statistics_read_its_deals_once_for_many_requests(kind: str, tmp_
             run(url, lambda conn, k=kind_, n=name: conn.execute(insert(PlayerRow).values(
                 id=f"bot-{k}", token_hash=f"hash-{k}", name=n, name_key=n.casefold(), bot=k, created=0.0)))
         run(url, lambda conn: write_games(conn, *ids))
-        reads: list[str] = []
-        event.listen(client.app.state.hub.store.engine, "before_cursor_execute",
-                     lambda *a: reads.append(a[2]) if "FROM deals" in a[2] else None)
         answers = [client.get("/api/players/Heuristic/stats").json() for _ in range(10)]
         assert all(a == answers[0] for a in answers) and answers[0]["players"]["4"]["games"] == 3
-        assert len(reads) == 1  # (each request read all of its deals)
+        assert read == [[1, 2, 3]]  # (each request read every deal)
+
+        run(url, one_more_game)
+        as_alice = {"cookie": f"tarot_session={alice}"}
+        now = client.get("/api/players/Heuristic/stats", headers=as_alice).json()["players"]["4"]
+        assert now["games"] == 3 + 4 and now["taken"] == 1  # (its four seats of game 7)
+        assert read == [[1, 2, 3], [7]]
+
+
+def one_more_game(conn: Any) -> None:
+    """Game 7, finished after ``write_games``'s: the heuristic robot at every seat takes a prise."""
+    conn.execute(insert(GameRow).values(id=7, table_id="t1", number=7, players=4, deals=1, first_dealer=0,
+                                        status="finished", totals=[0] * 4, started=0.0,
+                                        finished=1704500000.0))
+    for seat in range(4):
+        conn.execute(insert(GamePlayerRow).values(game_id=7, seat=seat, player_id="bot-heuristic",
+                                                  left=False))
+    conn.execute(insert(DealRow).values(game_id=7, number=1, dealer=0, seed="s", salt="s", commitment="c",
+                                        status="done", record=record(4, {"seat": 1, "bid": "prise"}),
+                                        result=scored(4, 1, "prise", 56, 0)))
 
 
 def test_an_address_reading_too_fast_is_refused_for_a_while(tmp_path: Path) -> None:

@@ -5,8 +5,9 @@ bout, chelems and poignées, and its rating after each counted competitive game.
 Read from the players' history (``game_players``: who played each game at each seat) and the
 deals' stored results and records, finished games only: a game cancelled, abandoned or still
 being played counts for nothing here, nor a game the viewer may not see yet (``hidden``).
-``rows`` and ``deals`` read (on the store's thread); ``compute`` counts (a pure function, off
-it); ``stats_cache`` keeps the answers a short while.
+``finished_seats``, ``deals`` and ``hidden_of`` read (on the store's thread); ``done`` works out
+what a deal's result leaves out and ``compute`` counts (pure functions, off it); ``stats_cache``
+keeps what was read, and reads only the games finished since.
 
 What a deal's result does not say (the side that took the Petit au bout, a chelem) comes from its
 score: given the contract, the points and the poignées shown, each way the primes could have gone
@@ -27,7 +28,6 @@ from sqlalchemy.engine import Connection
 from tarot.engine import Contract, DealRecord, PoigneeSize, RecordError, Side, score_deal, variant
 
 from .hidden import hidden_games
-from .players import by_name
 from .schema import DealRow, GamePlayerRow, GameRow
 
 COUNTS = (3, 4, 5)
@@ -51,15 +51,17 @@ class Seat:
 
 @dataclass(frozen=True)
 class DealDone:
+    """A done deal, with what its result leaves out (``facts``; None for a deal not scored)."""
+
     game: int
     players: int
-    record: dict[str, Any] | None
     result: dict[str, Any] | None
+    facts: Facts | None
 
 
 @dataclass
 class Rows:
-    """What ``compute`` needs, as ``rows`` read it."""
+    """What ``compute`` needs: the player's seats, oldest first, and their games' deals."""
 
     name: str
     bot: bool
@@ -80,32 +82,47 @@ class Facts:
     poignees: dict[int, PoigneeSize]
 
 
-def rows(conn: Connection, key: str, viewer: str | None) -> Rows | None:
-    """The player whose folded name is ``key`` (an account or a bot's account) and its finished
-    games that ``viewer`` may see (``hidden``), without their deals (``deals``, a few games at a
-    time); None for no such player."""
-    player = by_name(conn, key)
-    if player is None:
-        return None
-    out = Rows(player.name, player.bot is not None)
-    for r in conn.execute(select(GamePlayerRow.game_id, GamePlayerRow.seat, GameRow.players, GameRow.finished,
-                                 GameRow.competitive, GameRow.counted, GamePlayerRow.ordinal_after)
-                          .join(GameRow, GameRow.id == GamePlayerRow.game_id)
-                          .where(GamePlayerRow.player_id == player.id, GameRow.status == "finished",
-                                 GameRow.id.not_in(hidden_games(viewer)))
-                          .order_by(GameRow.finished, GameRow.id, GamePlayerRow.seat)):
-        rated = bool(r.competitive and r.counted)
-        out.seats.append(Seat(r.game_id, r.seat, r.players, r.finished or 0.0, rated, r.ordinal_after))
-    return out
+def finished_seats(conn: Connection, pid: str, since: float) -> list[Seat]:
+    """Player ``pid``'s seats in the games that finished at ``since`` or later (epoch seconds),
+    oldest first."""
+    return [Seat(r.game_id, r.seat, r.players, r.finished or 0.0, bool(r.competitive and r.counted),
+                 r.ordinal_after) for r in conn.execute(
+                select(GamePlayerRow.game_id, GamePlayerRow.seat, GameRow.players, GameRow.finished,
+                       GameRow.competitive, GameRow.counted, GamePlayerRow.ordinal_after)
+                .join(GameRow, GameRow.id == GamePlayerRow.game_id)
+                .where(GamePlayerRow.player_id == pid, GameRow.status == "finished",
+                       GameRow.finished >= since)
+                .order_by(GameRow.finished, GameRow.id, GamePlayerRow.seat))]
 
 
-def deals(conn: Connection, gids: list[int]) -> list[DealDone]:
+Read = tuple[int, int, Any, Any]  # a done deal as read: its game, players, record and result
+
+
+def deals(conn: Connection, gids: list[int]) -> list[Read]:
     """The done deals of the games ``gids``, in order."""
-    return [DealDone(d.game_id, d.players, d.record, d.result) for d in conn.execute(
+    return [(d.game_id, d.players, d.record, d.result) for d in conn.execute(
         select(DealRow.game_id, GameRow.players, DealRow.record, DealRow.result)
         .join(GameRow, GameRow.id == DealRow.game_id)
         .where(DealRow.game_id.in_(gids), DealRow.status == "done")
         .order_by(DealRow.game_id, DealRow.number))]
+
+
+def hidden_of(conn: Connection, pid: str, viewer: str | None) -> set[int]:
+    """Player ``pid``'s games whose outcome ``viewer`` may not see yet (``hidden``)."""
+    mine = select(GamePlayerRow.game_id).where(GamePlayerRow.player_id == pid)
+    hidden = hidden_games(viewer).subquery()
+    return {gid for (gid,) in conn.execute(select(hidden.c.game_id).where(hidden.c.game_id.in_(mine)))}
+
+
+def done(reads: list[Read]) -> list[DealDone]:
+    """Deals as ``compute`` counts them: the ``facts`` of each deal scored worked out once (the
+    costly part)."""
+    out = []
+    for gid, players, record, result in reads:
+        scored = result is not None and players in COUNTS and not result.get("annulled") \
+            and result.get("taker") is not None
+        out.append(DealDone(gid, players, result, facts(players, record or {}, result) if scored else None))
+    return out
 
 
 # --- one deal -----------------------------------------------------------------------------------
@@ -184,7 +201,8 @@ def compute(found: Rows) -> dict[str, Any]:
         if d.result.get("annulled") or d.result.get("taker") is None:
             st["annulled"] += len(seats.get(d.game, ()))
             continue
-        known = facts(d.players, d.record or {}, d.result)
+        known = d.facts
+        assert known is not None  # (``done``: every deal scored has them)
         taker, partner = d.result["taker"], d.result.get("partner")
         for seat in seats.get(d.game, ()):
             st["deals"] += 1
