@@ -27,9 +27,11 @@ trap stop EXIT INT TERM
 upstreams=""
 for i in $(seq 1 "$n"); do
     p=$((port + i))
-    # each node started again whenever it stops (as a service manager would)
+    # each node started again whenever it stops (as a service manager would); it trusts nginx,
+    # on this machine, to say who each client is (X-Forwarded-For, X-Forwarded-Proto)
     (while true; do
-        "$tarot" serve --db "$db" --redis "$redis" --port "$p" >> "$dir/node$i.log" 2>&1 || true
+        "$tarot" serve --db "$db" --redis "$redis" --port "$p" --forwarded-allow-ips 127.0.0.1 \
+            >> "$dir/node$i.log" 2>&1 || true
         echo "node $i stopped: starting it again" >&2
         sleep 1
     done) &

@@ -24,7 +24,7 @@ pytest.importorskip("websockets")
 
 from cluster_harness import WsPlayer, env_urls, reset_redis
 from run_isolation import dies_with_us
-from server_harness import free_port, reset_postgres
+from server_harness import free_port, reset_postgres, sign_up_over_http
 
 ROOT = Path(__file__).resolve().parents[1]
 NGINX = next((p for p in ("/usr/sbin/nginx", "/usr/bin/nginx") if Path(p).exists()), None)
@@ -73,6 +73,10 @@ def test_cluster_sh_serves_through_nginx_and_survives_a_killed_process(
     port, proc = cluster_sh
     page = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).read().decode()
     assert "<html" in page
+    # the processes trust nginx's X-Forwarded-* headers, and nginx replaces the client's own:
+    # plain HTTP gets no Secure cookie, whatever the client says
+    cookie = sign_up_over_http(port, "Proxied", {"x-forwarded-proto": "https"})[1]
+    assert "secure" not in cookie.lower()
     alice = WsPlayer(port, "Alice")
     alice.send({"type": "create_table", "options": {"players": 4, "deals": 1}})
     tid = alice.expect("created")["table"]
@@ -138,8 +142,12 @@ def test_compose_runs_postgres_redis_the_processes_and_the_proxy() -> None:
         redis = command[command.index("--redis") + 1]
         assert db.startswith("postgresql://") and "@postgres:" in db
         assert redis.startswith("redis://redis:")
+        assert command[command.index("--forwarded-allow-ips") + 1] == "*"  # (reached only through the proxy)
+        assert "ports" not in services[name]
         assert services[name]["restart"] == "unless-stopped"
     conf = (ROOT / "deploy" / "nginx-compose.conf").read_text()
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in conf
+    assert "proxy_set_header X-Forwarded-Proto $scheme;" in conf
     assert sorted(re.findall(r"server (\w+):8000", conf)) == tarots
     mounted = services["proxy"]["volumes"][0].split(":")[0]
     assert (ROOT / mounted).resolve() == (ROOT / "deploy" / "nginx-compose.conf").resolve()

@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TypeAlias
 
@@ -24,17 +25,25 @@ import pytest
 pytest.importorskip("fastapi")
 websockets = pytest.importorskip("websockets")
 
+from cluster_harness import WsPlayer  # noqa: E402
 from run_isolation import dies_with_us  # noqa: E402
-from server_harness import free_port  # noqa: E402
+from server_harness import free_port, sign_up_over_http  # noqa: E402
 
 Served: TypeAlias = tuple[int, Path, "subprocess.Popen[str]"]  # port, directory, process
 
 
 @pytest.fixture
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    with serving(tmp_path_factory) as running:
+        yield running
+
+
+@contextmanager
+def serving(tmp_path_factory: pytest.TempPathFactory, *options: str) -> Iterator[Served]:
+    """``tarot serve --port PORT *options`` in a new directory, once it answers."""
     where = tmp_path_factory.mktemp("serve")
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "tarot.cli", "serve", "--port", str(port)],
+    proc = subprocess.Popen([sys.executable, "-m", "tarot.cli", "serve", "--port", str(port), *options],
                             cwd=where, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             preexec_fn=dies_with_us())
     try:
@@ -184,3 +193,30 @@ def test_a_huge_frame_is_refused_before_it_is_buffered(served: Served) -> None:
     assert asyncio.run(a_little_over())["code"] == "too_large"
     proc.send_signal(signal.SIGINT)
     assert "Traceback" not in proc.communicate(timeout=15)[0]  # refused quietly
+
+
+@pytest.mark.parametrize("trusted", [False, True])
+def test_proxy_headers_count_only_from_the_proxies_named(tmp_path_factory: pytest.TempPathFactory,
+                                                         trusted: bool) -> None:
+    """Issue 34, item 6: uvicorn trusted ``X-Forwarded-For`` and ``X-Forwarded-Proto`` from
+    127.0.0.1, so a local client chose its address (two accounts on one address made a
+    competitive game count) and the cookie's ``Secure``. By default no proxy is trusted; with
+    ``--forwarded-allow-ips 127.0.0.1`` its headers say the client's address and scheme."""
+    options = ["--forwarded-allow-ips", "127.0.0.1"] if trusted else []
+    proxied = {"x-forwarded-for": "1.2.3.4", "x-forwarded-proto": "https"}
+    with serving(tmp_path_factory, *options) as (port, _, _):
+        alice_session = sign_up_over_http(port, "Alice")[0]
+        alice = WsPlayer(port, "Alice", headers={"cookie": f"tarot_session={alice_session}"})
+        bob_session, bob_cookie = sign_up_over_http(port, "Bob", proxied)
+        assert ("secure" in bob_cookie.lower()) is trusted
+        bob = WsPlayer(port, "Bob", headers={"cookie": f"tarot_session={bob_session}", **proxied})
+        alice.send({"type": "create_table", "options": {"players": 3, "competitive": True}})
+        tid = alice.expect("created")["table"]
+        for pl in (alice, bob):
+            pl.send({"type": "join", "table": tid})
+            pl.expect("snapshot")
+        bob.send({"type": "sit", "seat": 1})
+        state = alice.until(lambda s: s["table"]["seats"][1]["taken"])
+        assert state["counts"] is trusted  # (one address: the game would count for nothing)
+        alice.close()
+        bob.close()

@@ -289,12 +289,15 @@ def serve(
              "sharing a PostgreSQL --db (docs/scaling.md).")] = None,
     lease: Annotated[float, typer.Option(
         help="With --redis: seconds before another process takes over a stopped one's tables.")] = 3.0,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto say the client's address "
+             "and scheme: addresses or networks, comma-separated, or '*' (any). Default: none.")] = None,
 ) -> None:
     """Play online in the browser: start the site (creates and migrates the database)."""
     try:  # the server's dependencies load only for this command
         import uvicorn
 
-        from tarot.server.app import UVICORN_OPTIONS, create_app, tune_gc
+        from tarot.server.app import behind, create_app, tune_gc
         from tarot.server.settings import Settings
         from tarot.server.store import default_url, migrate
     except ImportError as exc:
@@ -333,7 +336,7 @@ def serve(
         typer.echo(f"Redis: {redis.split('@')[-1]} (one of several processes; lease {lease:g} s)")
     typer.echo(f"Open http://{shown}:{port}/ in your browser")
     tune_gc()
-    uvicorn.run(site, host=host, port=port, log_level="warning", **UVICORN_OPTIONS)
+    uvicorn.run(site, host=host, port=port, log_level="warning", **behind(forwarded_allow_ips))
 
 
 @app.command(help=(

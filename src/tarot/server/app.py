@@ -228,8 +228,22 @@ def _no_hello(conn: Connection) -> None:
 # - a frame over the protocol's real need is refused from its header, never buffered (uvicorn
 #   would read up to 16 MB first, and twenty such frames kept 400 MB of memory);
 # - no permessage-deflate: messages are about a kilobyte, and compressing each one for each
-#   seat cost more CPU than anything else per card (docs/performance.md).
-UVICORN_OPTIONS: dict[str, Any] = {"ws_max_size": p.MAX_FRAME_BYTES, "ws_per_message_deflate": False}
+#   seat cost more CPU than anything else per card (docs/performance.md);
+# - no proxy trusted: uvicorn believes X-Forwarded-For and X-Forwarded-Proto from 127.0.0.1 by
+#   default, so any local process chose the address that the limits and the same-address rule
+#   use, and the cookie's Secure. ``tarot serve --forwarded-allow-ips`` names the proxies
+#   (``behind``).
+UVICORN_OPTIONS: dict[str, Any] = {"ws_max_size": p.MAX_FRAME_BYTES, "ws_per_message_deflate": False,
+                                   "proxy_headers": False}
+
+
+def behind(proxies: str | None) -> dict[str, Any]:
+    """``UVICORN_OPTIONS`` for a site whose clients come through ``proxies`` (uvicorn's
+    ``forwarded_allow_ips``: addresses or networks, comma-separated, or ``*``; None: none): their
+    X-Forwarded-For and X-Forwarded-Proto give the client's address and scheme."""
+    if not proxies:
+        return UVICORN_OPTIONS
+    return UVICORN_OPTIONS | {"proxy_headers": True, "forwarded_allow_ips": proxies}
 
 
 def tune_gc() -> None:
