@@ -6,10 +6,11 @@ deal's facts (``stats.done``) holding the interpreter. Repeated requests stalled
 What was read of a player is kept (``Known``): its seats and its deals with their facts. A later
 count reads only the games finished since (from ``MARGIN`` before the last end seen, the games
 already known skipped), their deals ``CHUNK`` games a read (the games' writes go between them),
-their facts worked out off the store's thread. An answer (the player's games the viewer may not
-see yet, then the count) is kept ``TTL`` seconds per player and viewer; requests for one being
-made wait for it. A kept answer may leave out a game that ended or was shown since, never show
-one early: a hidden game only ever becomes visible (``hidden``)."""
+their facts worked out off the store's thread, and counts again only if a game was added. An
+answer (the player's games the viewer may not see yet, then the count) is kept ``TTL`` seconds
+per player and viewer; requests for one being made wait for it. A kept answer may leave out a
+game that ended or was shown since, never show one early: a hidden game only ever becomes
+visible (``hidden``)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ MARGIN = 300.0  # seconds: a game's end is written (committed) within this long 
 CHUNK = 100  # games whose deals one read takes
 ANSWERS = 1000  # answers kept at most (the oldest go first)
 PLAYERS = 200  # players whose games are kept at most (the least recently asked for go first)
+COUNTED = 16  # answers kept per player (as many sets of hidden games)
 
 Key = tuple[str, str | None]  # (the player's folded name, the viewer's id)
 Answer = dict[str, Any] | None
@@ -40,7 +42,10 @@ class Known:
     deals: list[stats.DealDone] = field(default_factory=list)
     games: set[int] = field(default_factory=set)
     since: float = 0.0  # the latest end among them
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one catching up at a time
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one answer made at a time
+    # the answers counted from them, by the player's name and the games hidden from the viewer
+    # (most viewers alike): counted again only once a game is added
+    counted: dict[tuple[str, frozenset[int]], Answer] = field(default_factory=dict)
 
 
 class StatsCache:
@@ -73,13 +78,17 @@ class StatsCache:
             return None
         known = self._known.setdefault(player.id, Known())
         _keep(self._known, player.id, PLAYERS)
-        async with known.lock:
+        async with known.lock:  # (what is counted is what was read)
             await _catch_up(store, player.id, known)
-        hidden = await store.query(stats.hidden_of, player.id, viewer)
-        rows = stats.Rows(player.name, player.bot is not None,
-                          [s for s in known.seats if s.game not in hidden],
-                          [d for d in known.deals if d.game not in hidden])
-        return await asyncio.to_thread(stats.compute, rows)  # (counting, off the event loop)
+            hidden = frozenset(await store.query(stats.hidden_of, player.id, viewer))
+            if (player.name, hidden) not in known.counted:
+                rows = stats.Rows(player.name, player.bot is not None,
+                                  [s for s in known.seats if s.game not in hidden],
+                                  [d for d in known.deals if d.game not in hidden])
+                if len(known.counted) >= COUNTED:
+                    known.counted.clear()
+                known.counted[player.name, hidden] = await asyncio.to_thread(stats.compute, rows)
+            return known.counted[player.name, hidden]
 
 
 def _keep(kept: OrderedDict[Any, Any], key: Any, most: int) -> None:
@@ -104,3 +113,4 @@ async def _catch_up(store: Store, pid: str, known: Known) -> None:
     known.deals += deals
     known.games.update(gids)
     known.since = max(known.since, max(s.finished for s in new))
+    known.counted.clear()
