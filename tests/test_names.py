@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 
 from server_harness import Player, account, create_table, db_url, make_client, sign_up
 from tarot.server import text_policy
+from tarot.server.accounts import name_key
 from tarot.server.schema import PlayerRow
 from tarot.server.store import migrate, normalize_url
 
@@ -139,10 +140,12 @@ def test_a_guest_cannot_take_an_accounts_name_and_guests_are_marked(client: Test
 
 
 def test_the_migration_keeps_names_that_already_look_alike(url: str) -> None:
-    """Existing look-alikes stay (0010 adds the skeletons); a new one is refused."""
+    """Existing look-alikes stay (0010 adds the skeletons); a new one is refused. A name kept from
+    before the rules (a blank one) is still found: its profile, games and statistics."""
     migrate(url, "0009")
     engine = create_engine(normalize_url(url))
-    rows = [("p1", "Alice", "alice"), ("p2", "\u0410lice", "\u0430lice"), ("p3", "Guest", None)]
+    rows = [("p1", "Alice", "alice"), ("p2", "\u0410lice", "\u0430lice"), ("p3", "Guest", None),
+            ("p4", "\u3164", name_key("\u3164"))]
     with engine.begin() as conn:
         for pid, name, key in rows:
             conn.execute(insert(PlayerRow.__table__).values(id=pid, token_hash=pid, name=name, name_key=key,
@@ -151,7 +154,9 @@ def test_the_migration_keeps_names_that_already_look_alike(url: str) -> None:
     with engine.connect() as conn:
         kept = conn.execute(select(PlayerRow.name, PlayerRow.skeleton).order_by(PlayerRow.id)).all()
     engine.dispose()
-    assert kept == [("Alice", "allce"), ("\u0410lice", "allce"), ("Guest", None)]
+    assert kept == [("Alice", "allce"), ("\u0410lice", "allce"), ("Guest", None), ("\u3164", "")]
     with make_client(url) as client:
         r = client.post("/api/accounts", json={"name": "A1ice", "password": PASSWORD})
         assert (r.status_code, r.json()["code"]) == (409, "name_taken")
+        for page in ("", "/games", "/stats"):
+            assert client.get("/api/players/%E3%85%A4" + page).status_code == 200, page

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Cookie, Path, Query, Request
 from fastapi.responses import JSONResponse
 
 from . import hidden, history, players
-from .accounts import AccountError, clean_name, name_key
+from .accounts import lookup_key
 from .api import OFFSET_MAX, _accounts, _error, _Route
 from .challenge_api import hidden_error, hidden_game
 
@@ -19,13 +19,6 @@ PAGE_MAX = OFFSET_MAX // history.PAGE
 
 GameId = Annotated[int, Path(ge=1, le=GAME_ID_MAX)]
 Session = Annotated[str | None, Cookie()]
-
-
-def _key(name: str) -> str | None:
-    try:
-        return name_key(clean_name(name))  # (no query with a name no account can have: a NUL
-    except AccountError:                   # is an error in PostgreSQL)
-        return None
 
 
 def _no_game(gid: int) -> JSONResponse:
@@ -44,10 +37,10 @@ def router() -> APIRouter:
         store = accounts.store
         if request.scope.get("raw_path", b"").lower().endswith(b"%2fgames"):
             # "/api/players/x%2Fgames": the profile of a player named "x/games", not x's games
-            key = _key(name + "/games")
+            key = lookup_key(name + "/games")
             found = None if key is None else await store.query(players.profile, key)
             return found if found is not None else _error(404, "no_player", "no such player")
-        key = _key(name)
+        key = lookup_key(name)
         viewer = await hidden.viewer(accounts, tarot_session)
         listed = None if key is None else await store.query(history.player_games, key, page, viewer)
         if listed is None:

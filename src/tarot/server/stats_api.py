@@ -11,16 +11,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Cookie, Path, Request
 
 from . import hidden, players
-from .accounts import AccountError, clean_name, name_key
+from .accounts import lookup_key
 from .api import Using, _error, _Route
 from .stats_cache import StatsCache
-
-
-def _key(name: str) -> str | None:
-    try:
-        return name_key(clean_name(name))  # (no query with a name no account can have)
-    except AccountError:
-        return None
 
 
 def router() -> APIRouter:
@@ -32,12 +25,12 @@ def router() -> APIRouter:
                            tarot_session: Annotated[str | None, Cookie()] = None) -> Any:
         raw: bytes = request.scope.get("raw_path") or b""
         if not raw.endswith(b"/stats"):  # "/api/players/x%2Fstats": the profile of "x/stats"
-            key = _key(name + "/stats")
+            key = lookup_key(name + "/stats")
             found = None if key is None else await accounts.store.query(players.profile, key)
             if found is None:
                 return _error(404, "no_player", f"no player named {(name + '/stats')[:40]!r}")
             return found
-        key = _key(name)
+        key = lookup_key(name)
         viewer = await hidden.viewer(accounts, tarot_session)
         found = None if key is None else await cache.get(accounts.store, key, viewer)
         if found is None:
