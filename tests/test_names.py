@@ -70,6 +70,12 @@ def test_the_policy_refuses_blank_names_and_keys_look_alikes_together() -> None:
     assert {text_policy.skeleton(n) for n in ["Alice", *LOOK_ALIKES]} == {text_policy.skeleton("Alice")}
     assert text_policy.skeleton("Alicia") != text_policy.skeleton("Alice")
     assert text_policy.plain("Bonne\tpartie\n!", 300, breaks=True) == "Bonne partie !"
+    # emoji joined into one (family, flag, skin tone) as phones send them; a joiner elsewhere is refused
+    for emoji in ("👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "❤\ufe0f\u200d🔥", "👍🏽"):
+        assert text_policy.plain(f"Bravo {emoji}", 300, breaks=True) == f"Bravo {emoji}"
+    for joined in ("Al\u200dice", "🙂\u200d", "\u200d🙂", "🙂\u200d\u200d🙂"):
+        with pytest.raises(ValueError):
+            text_policy.plain(joined, 300)
     # the stored skeletons were made by this key schema: another disarm's would need them made again
     assert disarm.KEY_SCHEMA_VERSION == text_policy.SKELETON_SCHEMA
 

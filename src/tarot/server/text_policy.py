@@ -2,10 +2,11 @@
 name, an event's name, a chat message): what is refused, and the look-alike key of names.
 
 A text is NFC, on one line, its spaces collapsed; it may not hold a control, format (bidi,
-zero-width), surrogate, private-use or unassigned character, nor one that renders as nothing
-(a Hangul filler, a blank Braille pattern), nor a run of stacked combining marks; it must show
-something. A name must also hold a visible letter or digit. Refusals are ``ValueError``s, which
-the websocket answers as ``bad_message`` and the API as ``422``: a NUL never reaches PostgreSQL.
+zero-width, but for the joiner inside an emoji), surrogate, private-use or unassigned character,
+nor one that renders as nothing (a Hangul filler, a blank Braille pattern), nor a run of stacked
+combining marks; it must show something. A name must also hold a visible letter or digit.
+Refusals are ``ValueError``s, which the websocket answers as ``bad_message`` and the API as
+``422``: a NUL never reaches PostgreSQL.
 
 Names that look alike are one name: ``skeleton`` is the name's confusable skeleton (Unicode
 TS #39, from the Unicode confusables data through ``disarm``) of its case-folded form, with
@@ -23,6 +24,7 @@ ID_PATTERN = r"^[A-Za-z0-9._-]{1,32}$"  # a player's id as the server makes them
 # disarm's key schema the stored skeletons were made with: another one means re-keying them
 SKELETON_SCHEMA = 10
 _SELECTORS = (range(0xFE00, 0xFE10), range(0xE0100, 0xE01F0))  # variation selectors
+ZWJ = "\u200d"
 
 
 def _selector(ch: str) -> bool:
@@ -34,11 +36,21 @@ def typed(text: str, what: str = "a name") -> str:
     NFC, spaces collapsed, only control and format characters refused (a NUL is an error in
     PostgreSQL), so that the names kept from before ``name``'s rules are still found."""
     text = unicodedata.normalize("NFC", text)
-    for ch in text:
+    for i, ch in enumerate(text):
         cat = unicodedata.category(ch)
-        if cat[0] == "C" or cat in ("Zl", "Zp"):
+        if (cat[0] == "C" or cat in ("Zl", "Zp")) and not _emoji_joiner(text, i):
             raise ValueError(f"{what} cannot hold control or invisible characters")
     return " ".join(text.split())
+
+
+def _emoji_joiner(text: str, i: int) -> bool:
+    """A zero-width joiner that makes one emoji of two (👨‍👩‍👧, 🏳️‍🌈: a pictograph, its skin tone
+    or its presentation selector before it, a pictograph after it): what phones send."""
+    if text[i] != ZWJ or not 0 < i < len(text) - 1:
+        return False
+    before, after = text[i - 1], text[i + 1]
+    return (unicodedata.category(before) in ("So", "Sk") or _selector(before)) and \
+        unicodedata.category(after) == "So"
 
 
 def plain(text: str, max_len: int, what: str = "a text", breaks: bool = False) -> str:
@@ -50,6 +62,8 @@ def plain(text: str, max_len: int, what: str = "a text", breaks: bool = False) -
         raise ValueError(f"{what} has 1 to {max_len} characters")
     marks, shown = 0, False
     for i, ch in enumerate(text):
+        if ch == ZWJ:  # (inside an emoji: ``typed`` let no other through)
+            continue
         if _selector(ch):  # an emoji's presentation: only after something shown
             if i == 0 or unicodedata.category(text[i - 1])[0] == "M":
                 raise ValueError(f"{what} cannot hold invisible characters")
