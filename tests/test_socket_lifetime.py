@@ -4,6 +4,7 @@ those of a session that signed out. In process (Starlette TestClient), real data
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,3 +52,24 @@ def test_signing_out_closes_the_sessions_websockets(tmp_path: Path, kind: str) -
         for pl in (elsewhere, bob):
             pl.send({"type": "ping"})
             assert pl.expect("pong", timeout=5)
+
+
+def test_a_sign_out_during_the_hello_closes_the_socket(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The session is signed out between the hello's look-up of it and the connection being
+    known to the sign-out (here: while its chips are topped up): the hello looks again."""
+    from tarot.server import players
+
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        token = sign_up(client, "Alice")
+        top_up = players.daily_top_up
+
+        def signed_out_meanwhile(conn: Any, pid: str) -> int:
+            players.close_session(conn, token)  # the sign-out's own write, at that moment
+            return top_up(conn, pid)
+
+        monkeypatch.setattr(players, "daily_top_up", signed_out_meanwhile)
+        with client.websocket_connect("/ws", headers={"cookie": f"tarot_session={token}"}) as ws:
+            ws.send_json({"type": "hello", "name": "Alice"})
+            got, code = until_closed(ws)
+        assert got == [] and code == 1008

@@ -156,6 +156,9 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
     # its mutes and friends known before it is told who it is (and may say anything more)
     await hub.chat.mutes.load(conn.player_id)
     await hub.presence.arrive(conn)
+    if account is not None and await hub.accounts.by_session(conn.ws.session) is None:
+        conn.close()  # signed out while it was arriving: the sign-out could not find it yet
+        return
     conn.send(welcome)
     wait = hub.flood.refused(conn.player_id, conn.ws.address)  # a player cut off does not come back at once
     if wait:
