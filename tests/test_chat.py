@@ -70,7 +70,8 @@ def test_a_table_chat_reaches_its_watchers_only_and_is_kept_with_the_game(kind: 
             assert texts(pl) == ["Bonne partie <b>à tous</b>", "good_game"]  # plain text, one line
         assert texts(elsewhere) == []  # another table hears nothing
         first = chats(host)[0]
-        assert first["from"] == {"id": host.id, "name": "Host", "seat": 0, "account": False} and first["where"] == "table"
+        assert first["from"] == {"id": host.id, "name": "Host", "seat": 0, "account": False}
+        assert first["where"] == "table"
         assert chats(host)[1]["from"]["seat"] == -1  # a spectator
         # who comes later reads the recent messages
         late = Player(client, "Late")
