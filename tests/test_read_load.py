@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import insert, update
 
 from server_harness import db_url, make_client, sign_up
 from tarot.server import stats
 from tarot.server.read_limit import COOLDOWN
-from tarot.server.schema import DealRow, GamePlayerRow, GameRow, PlayerRow
+from tarot.server.schema import DealRow, GamePlayerRow, GameRow, PlayerRow, TableRow
 from test_stats import record, run, scored, write_games
 
 KINDS = ["sqlite", "postgres"]
@@ -45,6 +45,20 @@ def test_a_bots_statistics_read_each_game_once(kind: str, tmp_path: Path,
         now = client.get("/api/players/Heuristic/stats", headers=as_alice).json()["players"]["4"]
         assert now["games"] == 3 + 4 and now["taken"] == 1  # (its four seats of game 7)
         assert read == [[1, 2, 3], [7]]
+
+
+def test_a_finished_game_with_no_end_time_counts(tmp_path: Path) -> None:
+    """(A row from before end times were kept: the first count reads every finished game.)"""
+    url = db_url("sqlite", tmp_path)
+    with make_client(url) as client:
+        run(url, lambda conn: conn.execute(insert(PlayerRow).values(
+            id="bot-heuristic", token_hash="hash", name="Heuristic", name_key="heuristic", bot="heuristic",
+            created=0.0)))
+        run(url, lambda conn: conn.execute(insert(TableRow).values(
+            id="t1", options={}, seats=[], status="finished", version=1, created=0.0, updated=0.0)))
+        run(url, one_more_game)
+        run(url, lambda conn: conn.execute(update(GameRow).where(GameRow.id == 7).values(finished=None)))
+        assert client.get("/api/players/Heuristic/stats").json()["players"]["4"]["games"] == 4
 
 
 def one_more_game(conn: Any) -> None:

@@ -82,16 +82,17 @@ class Facts:
     poignees: dict[int, PoigneeSize]
 
 
-def finished_seats(conn: Connection, pid: str, since: float) -> list[Seat]:
-    """Player ``pid``'s seats in the games that finished at ``since`` or later (epoch seconds),
-    oldest first."""
+def finished_seats(conn: Connection, pid: str, since: float | None) -> list[Seat]:
+    """Player ``pid``'s seats in its finished games (those that finished at ``since`` or later,
+    epoch seconds, if given), oldest first."""
+    where = [GamePlayerRow.player_id == pid, GameRow.status == "finished"]
+    if since is not None:
+        where.append(GameRow.finished >= since)
     return [Seat(r.game_id, r.seat, r.players, r.finished or 0.0, bool(r.competitive and r.counted),
                  r.ordinal_after) for r in conn.execute(
                 select(GamePlayerRow.game_id, GamePlayerRow.seat, GameRow.players, GameRow.finished,
                        GameRow.competitive, GameRow.counted, GamePlayerRow.ordinal_after)
-                .join(GameRow, GameRow.id == GamePlayerRow.game_id)
-                .where(GamePlayerRow.player_id == pid, GameRow.status == "finished",
-                       GameRow.finished >= since)
+                .join(GameRow, GameRow.id == GamePlayerRow.game_id).where(*where)
                 .order_by(GameRow.finished, GameRow.id, GamePlayerRow.seat))]
 
 

@@ -100,8 +100,8 @@ def _keep(kept: OrderedDict[Any, Any], key: Any, most: int) -> None:
 
 async def _catch_up(store: Store, pid: str, known: Known) -> None:
     """Player ``pid``'s games that finished since ``known`` was read, added to it (all or none)."""
-    new = [s for s in await store.query(stats.finished_seats, pid, known.since - MARGIN)
-           if s.game not in known.games]
+    since = known.since - MARGIN if known.games else None  # (at first, all: one with no end time too)
+    new = [s for s in await store.query(stats.finished_seats, pid, since) if s.game not in known.games]
     if not new:
         return
     gids = list(dict.fromkeys(s.game for s in new))
