@@ -1,12 +1,14 @@
 """Fixtures shared by the browser tests (tests/test_e2e_*.py): chromium, and a site of their own
 (a real server on a fresh SQLite file) for each test module. Both are made on first use, so that
 a module without browser tests never needs playwright or chromium. The run's own PostgreSQL
-database (``run_isolation``)."""
+database (``run_isolation``). For the server tests in process: ``url``, a fresh database of each
+kind (SQLite, and PostgreSQL when given), and ``client``, the site on it."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -49,3 +51,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     running = start_server(tmp_path_factory.mktemp("e2e") / "tarot.sqlite3", port)
     yield f"http://127.0.0.1:{port}"
     stop_server(*running)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of each kind (PostgreSQL's test skips without its address)."""
+    from server_harness import db_url
+
+    return db_url(request.param, tmp_path)
+
+
+@pytest.fixture
+def client(url: str) -> Iterator[Any]:
+    """The site, in process (Starlette's TestClient), on ``url``."""
+    from server_harness import make_client
+
+    with make_client(url) as c:
+        yield c

@@ -10,7 +10,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -24,7 +23,6 @@ from sqlalchemy.engine import Engine
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from server_harness import db_url, make_client
 from tarot.server import players
 from tarot.server.accounts import NAME_MAX, SESSION_COOKIE
 from tarot.server.api import LEADERBOARD_PAGE, MAX_BODY
@@ -34,20 +32,8 @@ from tarot.server.ratings import Rating
 from tarot.server.schema import LedgerRow, PlayerRow, SessionRow
 from tarot.server.store import normalize_url
 
-DBS = ["sqlite", "postgres"]
 PASSWORD = "correct horse battery"
 FOREIGN = "https://evil.example"
-
-
-@pytest.fixture(params=DBS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return db_url(request.param, tmp_path)
-
-
-@pytest.fixture
-def client(url: str) -> Iterator[TestClient]:
-    with make_client(url) as c:
-        yield c
 
 
 @contextlib.contextmanager

@@ -9,7 +9,7 @@ import hashlib
 import json
 import random
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -21,25 +21,12 @@ from sqlalchemy import create_engine, select
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
-from server_harness import Player, choose, create_table, db_url, drive, make_client
+from server_harness import Player, choose, create_table, drive
 from tarot.cli.commands import app as cli
 from tarot.engine import Deal, DealRecord
 from tarot.server import history
 from tarot.server.schema import DealRow, GameRow
 from tarot.server.store import normalize_url
-
-KINDS = ["sqlite", "postgres"]
-
-
-@pytest.fixture(params=KINDS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return db_url(request.param, tmp_path)
-
-
-@pytest.fixture
-def client(url: str) -> Iterator[TestClient]:
-    with make_client(url) as c:
-        yield c
 
 
 def rows(url: str, stmt: Any) -> list[Any]:

@@ -8,8 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import disarm
@@ -17,29 +15,17 @@ import pytest
 from sqlalchemy import create_engine, insert, select, update
 from starlette.testclient import TestClient
 
-from server_harness import Player, account, create_table, db_url, make_client, sign_up
+from server_harness import Player, account, create_table, make_client, sign_up
 from tarot.server import text_policy
 from tarot.server.accounts import name_key
 from tarot.server.schema import PlayerRow
 from tarot.server.store import migrate, normalize_url
 
-DBS = ["sqlite", "postgres"]
 PASSWORD = "correct horse battery"
 # each renders as nothing, or as only marks with nothing to sit on
 BLANK = ["\u3164", "\u2800\u2800", "\u0301\u0301", "\ufe0f", "A\u3164", "\u115f\u1160", "!!!"]
 HOSTILE = ["Al\x00ice", "Al\x1bice", "\u202eecilA", "Al\u200bice", "Al\ud800ice"]
 LOOK_ALIKES = ["\u0410lice", "AIice", "A1ice", "ALICE", " alice "]  # Cyrillic А, capital I, digit 1
-
-
-@pytest.fixture(params=DBS)
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    return db_url(request.param, tmp_path)
-
-
-@pytest.fixture
-def client(url: str) -> Iterator[TestClient]:
-    with make_client(url) as c:
-        yield c
 
 
 def tracebacks(caplog: pytest.LogCaptureFixture) -> list[str]:
