@@ -42,13 +42,15 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The site's address, its database new for the module."""
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The site's address, its database new for the module; a module's ``SERVER_SETTINGS`` (a
+    dict) changes the browser tests' quick settings."""
     from server_harness import free_port
     from test_e2e_browser import start_server, stop_server
 
     port = free_port()
-    running = start_server(tmp_path_factory.mktemp("e2e") / "tarot.sqlite3", port)
+    settings = getattr(request.module, "SERVER_SETTINGS", {})
+    running = start_server(tmp_path_factory.mktemp("e2e") / "tarot.sqlite3", port, **settings)
     yield f"http://127.0.0.1:{port}"
     stop_server(*running)
 
