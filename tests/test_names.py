@@ -8,6 +8,8 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import sys
+import unicodedata
 from typing import Any
 
 import disarm
@@ -64,6 +66,14 @@ def test_the_policy_refuses_blank_names_and_keys_look_alikes_together() -> None:
             text_policy.plain(joined, 300)
     # the stored skeletons were made by this key schema: another disarm's would need them made again
     assert disarm.KEY_SCHEMA_VERSION == text_policy.SKELETON_SCHEMA
+
+
+def test_the_blank_characters_are_those_disarm_finds_blank() -> None:
+    """``text_policy.BLANK`` (a set, for the chat's sake) is every character that ``typed`` lets
+    through (no control, format, mark or space) and whose skeleton disarm makes empty."""
+    shown = (chr(c) for c in range(sys.maxunicode + 1))
+    found = {ch for ch in shown if unicodedata.category(ch)[0] not in "CMZ" and not disarm.skeleton_key(ch)}
+    assert found == text_policy.BLANK
 
 
 def test_hostile_text_in_every_name_and_id_is_a_clear_refusal(client: TestClient, url: str,
