@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import time
+from pathlib import Path
 from typing import Any
 
 from test_e2e_accounts import create_account, shown
-from test_e2e_browser import SHOTS, new_page, play_until
+from test_e2e_browser import SHOTS, enter, new_page, play_until, start_server, stop_server
 
 PASSWORD = "correct horse"
 FIXED = ("#leave", "#propose-cancel", "button.add-bot", "button.add-search", "#options", "#invite-link",
@@ -182,3 +183,38 @@ def test_an_event_by_invitation_says_so_where_it_takes_registrations(server: str
     line.wait_for()
     assert line.locator(".ev-status").inner_text() == "Inscriptions sur invitation"
     assert not irene.console_errors and not ines.console_errors
+
+
+def test_the_lobby_shows_more_events_on_demand(tmp_path: Path, browser: Any) -> None:
+    """Past the first page of events (50, ``GET /api/events``), the panel's button says how many
+    more there are, as the lobby's tables do, and fetches them; on a phone, in French, without
+    the page getting wider than the screen (issue 34.9)."""
+    from sqlalchemy import create_engine
+
+    from server_harness import free_port
+    from tarot.server import events, players
+
+    db, port = tmp_path / "tarot.sqlite3", free_port()
+    running = start_server(db, port)
+    try:
+        engine = create_engine(f"sqlite:///{db}")
+        with engine.begin() as conn:  # 55 events of 11 organisers (5 each, the most allowed)
+            for a in range(11):
+                organiser = players.create_account(conn, f"Org{a}", f"org{a}", "not a hash")
+                for i in range(5):
+                    starts = time.time() + 3600 * (1 + 5 * a + i)
+                    events.create(conn, organiser, f"Soirée {a}-{i}", 4, 8, starts, "open", False)
+        engine.dispose()
+        page = new_page(browser, 390, lang="fr")
+        enter(page, f"http://127.0.0.1:{port}", "Lou")
+        more = page.locator("#events p.more button")
+        more.wait_for()
+        assert page.locator("#events li").count() == 50 and more.inner_text() == "Afficher plus (5)"
+        more.click()
+        page.wait_for_function("() => document.querySelectorAll('#events li').length === 55")
+        assert page.locator("#events p.more").count() == 0
+        no_wider(page, 390)
+        assert not page.errors, page.errors
+        page.context.close()
+    finally:
+        stop_server(*running)

@@ -59,8 +59,8 @@ export function eventsPanel() {
   else body = [h("ul", {class: "ev-list"}, listing.events.map((e) => h("li", {"data-event": e.id},
     h("div", {class: "ev-line"}, h("a", {href: "#/e/" + e.id, class: "ev-name"}, e.name), statusBadge(e)),
     h("div", {class: "note"}, eventFacts(e))))),
-    listing.total > listing.events.length
-      ? h("button", {type: "button", id: "ev-more", "data-action": "events-more"}, t("ev_more")) : null];
+    listing.total > listing.events.length ? h("p", {class: "more"}, h("button", {type: "button", id: "ev-more",
+      "data-action": "events-more"}, fill("lobby_more", {n: listing.total - listing.events.length}))) : null];
   return h("section", {class: "panel", id: "events"}, h("h2", {}, t("ev_title")), h("p", {class: "note"}, t("ev_intro")), body,
     account() ? h("details", {id: "ev-create-box", class: "ev-create", open: S.open.has("ev-create-box")},
       h("summary", {}, t("ev_create")), kept("event-create", createForm))
