@@ -104,7 +104,9 @@ def test_an_invitation_reaches_only_the_invited_and_opens_a_private_seat(kind: s
         stranger.send({"type": "chat", "where": "table", "text": "hello"})  # nor to talk there
         assert stranger.expect("error")["code"] == "not_joined"
         stranger.send({"type": "invite_friend", "player": host.id})  # nor to invite from it
-        assert stranger.expect("error")["code"] == "not_seated"
+        assert stranger.expect("error")["code"] == "not_joined"
+        stranger.send({"type": "ping"})  # nor to learn how far its game is (a pong has its version)
+        assert stranger.expect("pong") == {"type": "pong"}
         gone = Player(client, "Gone")
         gone_id = gone.id
         gone.close()

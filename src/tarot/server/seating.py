@@ -147,9 +147,6 @@ class Seating:
 
     async def sit(self, client: Client, msg: p.Sit) -> None:
         t = self.table
-        if client not in t.watchers:
-            client.send(p.error("join the table first", "not_joined"))
-            return
         if not self.may_sit(client):
             client.send(p.error("this private table seats only those who have its invite link",
                                 "invite_only"))

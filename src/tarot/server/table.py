@@ -233,6 +233,13 @@ class Table:
                 case _:  # Arm: nothing to handle; ``run`` then waits for the new deadline
                     pass
             return
+        # Only a connection that joined speaks to the table: one whose join was refused, one sent
+        # away or sent off at the start is answered as if at no table (its ping's pong has no
+        # table's version: a private table's activity is not told by its id).
+        if client not in self.watchers and not isinstance(message, p.Join | p.Leave | Gone):
+            client.send(p.pong() if isinstance(message, p.Ping)
+                        else p.error("join the table first", "not_joined"))
+            return
         # what the table's kind refuses (a hint's refusal waits for its seat's: ``Hints.refusal``)
         refused = None if isinstance(message, p.Hint) else table_policy.refusal(self, type(message))
         if refused is not None:
@@ -284,9 +291,6 @@ class Table:
 
     async def _chat(self, client: Client, msg: p.Chat) -> None:
         """A message from a seated player or a spectator, to those who may see it."""
-        if client not in self.watchers:
-            client.send(p.error("join the table first", "not_joined"))
-            return
         seat = self.seat_for(client)
         audience = "spectators" if seat < 0 and self.options.spectator_chat == "spectators" else "all"
         game = self.game.db_id if self.game is not None else None
