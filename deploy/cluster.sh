@@ -53,4 +53,7 @@ text = open(src).read().replace("@PORT@", port).replace("@DIR@", where).replace(
 open(out, "w").write(text)
 PY
 echo "Open http://localhost:$port/ in your browser ($n processes behind nginx)"
-"$nginx" -c "$dir/nginx.conf"
+# (in the background, waited for: a SIGTERM to this script then stops everything at once, where
+# bash would let nginx in the foreground run on and only trap the signal once it ended)
+"$nginx" -c "$dir/nginx.conf" &
+wait $!

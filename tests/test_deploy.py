@@ -59,11 +59,12 @@ def cluster_sh() -> Iterator[tuple[int, subprocess.Popen[str]]]:
                 time.sleep(0.1)
         yield port, proc
     finally:
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGTERM)  # as a service manager stops it: everything stops at once
         try:
             proc.wait(20)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
+            pytest.fail("cluster.sh did not stop on SIGTERM")
 
 
 def test_cluster_sh_serves_through_nginx_and_survives_a_killed_process(
