@@ -141,6 +141,20 @@ def test_a_guest_cannot_take_an_accounts_name_and_guests_are_marked(client: Test
     assert [(f["name"], f["account"]) for f in said] == [("Bob", False), ("Alice", True)]
 
 
+def test_no_account_takes_the_name_of_a_guest_who_gave_none(client: TestClient) -> None:
+    """A page opened for the first time says hello with no name (a guest named ``Guest`` until
+    it types one): an account named so would have every new visitor told that its name is taken."""
+    for name in ("Guest", " gUEST "):
+        r = client.post("/api/accounts", json={"name": name, "password": PASSWORD})
+        assert (r.status_code, r.json()["code"]) == (409, "name_taken"), name
+    client.cookies.clear()
+    with client.websocket_connect("/ws") as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        welcome = ws.receive_json()
+    assert welcome["type"] == "welcome"
+    assert (welcome["player"]["name"], welcome["player"]["account"]) == ("Guest", False)
+
+
 def test_the_migration_keeps_names_that_already_look_alike(url: str) -> None:
     """Existing look-alikes stay (0010 adds the skeletons); a new one is refused. A name kept from
     before the rules (a blank one) is still found: its profile, games and statistics."""

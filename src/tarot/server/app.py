@@ -172,7 +172,7 @@ async def _guest(conn: Connection, msg: p.Hello) -> tuple[PlayerRow | None, str]
     store = conn.hub.store
     row = await store.query(players.guest_by_token, msg.token) if msg.token else None
     try:
-        name = text_policy.name(msg.name or (row.name if row is not None else "Guest"))
+        name = text_policy.name(msg.name or (row.name if row is not None else players.GUEST_NAME))
     except ValueError as e:
         conn.send(p.error(str(e), "bad_name"))
         return None

@@ -22,6 +22,7 @@ from .store import token_hash
 
 STARTING_CHIPS = 1000  # a new account's balance
 DAILY_FLOOR = 500  # once a day, a balance below this is topped up to it: nobody is stuck
+GUEST_NAME = "Guest"  # a guest's who gave no name: no account may look like it (it is always a guest's)
 
 
 class LookAlike(Exception):
@@ -64,9 +65,10 @@ def look_alike(conn: Connection, skeleton: str, but: str | None = None) -> bool:
 
 
 def _named(conn: Connection, name: str, pid: str | None) -> str:
-    """``name``'s skeleton, which no other account's may share (else ``LookAlike``)."""
+    """``name``'s skeleton, which no other account's may share, nor the guests' ``GUEST_NAME``
+    (else ``LookAlike``)."""
     key = text_policy.skeleton(name)
-    if look_alike(conn, key, pid):
+    if key == text_policy.skeleton(GUEST_NAME) or look_alike(conn, key, pid):
         raise LookAlike(name)
     return key
 
