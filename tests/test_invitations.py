@@ -9,7 +9,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from server_harness import Player, create_table, db_url, make_client
+from tarot.server import limits
 
 
 class Clock:
@@ -91,3 +94,14 @@ def test_a_muted_sender_reaches_nobody_and_is_answered_as_if_it_had(tmp_path: Pa
         assert refused["code"] == "too_many_invitations" and refused["retry_after"] == 300
         assert invite(friend, target)["type"] == "pong"
         assert [m["from"]["id"] for m in invitations(target)] == [friend.id]
+
+
+def test_the_windows_stay_bounded_under_many_senders(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Guest identities are free: windows still in use are evicted oldest first past the bound
+    (as the flood buckets are), instead of growing or being scanned for every invitation."""
+    monkeypatch.setattr(limits, "MAX_KEYS", 10)
+    windows = limits.Windows(limit=5, span=60.0)
+    for i in range(100):
+        assert windows.wait(f"guest{i}", now=0.0) == 0.0
+        windows.note(f"guest{i}", now=0.0)
+    assert len(windows._seen) <= 10 and "guest99" in windows._seen

@@ -11,38 +11,13 @@ that tests move it instead of waiting."""
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable
+
+from .limits import Windows
 
 PER_SENDER = 5  # invitations a player may send in any minute
 PER_RECEIVER = 10  # invitations a player may receive in any minute, from everyone
 REPEAT_AFTER = 300.0  # seconds before the same player is invited to the same table again
-MAX_KEYS = 50_000  # windows kept before the stale ones are swept
-
-
-class Windows:
-    """Sliding windows by key: at most ``limit`` events in any ``span`` seconds."""
-
-    def __init__(self, limit: int, span: float) -> None:
-        self.limit = limit
-        self.span = span
-        self._seen: dict[str, deque[float]] = {}
-
-    def wait(self, key: str, now: float) -> float:
-        """Seconds before ``key`` may have another event (0: now)."""
-        seen = self._seen.get(key)
-        while seen and now - seen[0] >= self.span:
-            seen.popleft()
-        if not seen:
-            self._seen.pop(key, None)
-            return 0.0
-        return self.span - (now - seen[0]) if len(seen) >= self.limit else 0.0
-
-    def note(self, key: str, now: float) -> None:
-        if len(self._seen) >= MAX_KEYS:
-            for stale in [k for k, seen in self._seen.items() if now - seen[-1] >= self.span]:
-                del self._seen[stale]
-        self._seen.setdefault(key, deque()).append(now)
 
 
 class InvitationLimits:

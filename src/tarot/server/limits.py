@@ -1,5 +1,7 @@
 """Limits that follow a player and an address, not a connection: the messages they send
-(``FloodLimits``) and the tables they create (``TableQuota``).
+(``FloodLimits``) and the tables they create (``TableQuota``). Two mechanisms: token buckets
+(``Buckets``: a burst, a rate, and a cut-off once empty) and sliding windows (``Windows``: so
+many in any span of time; also the invitations' limits, ``invitations``).
 
 A limit kept per connection let a client cut off for flooding reconnect at once with a new full
 burst; a guest identity is free, so the player's limit alone does not hold either. Every message
@@ -87,6 +89,41 @@ class Buckets:
             del self._buckets[key]
 
 
+class Windows:
+    """Sliding windows by key: at most ``limit`` events in any ``span`` seconds."""
+
+    def __init__(self, limit: int, span: float) -> None:
+        self.limit = limit
+        self.span = span
+        self._seen: dict[str, deque[float]] = {}
+
+    def wait(self, key: str, now: float) -> float:
+        """Seconds before ``key`` may have another event (0: now): until the oldest counted
+        leaves its window."""
+        seen = self._seen.get(key)
+        while seen and now - seen[0] >= self.span:
+            seen.popleft()
+        if not seen:
+            self._seen.pop(key, None)
+            return 0.0
+        return self.span - (now - seen[0]) if len(seen) >= self.limit else 0.0
+
+    def note(self, key: str, now: float) -> None:
+        """An event of ``key`` at ``now``: it counts for ``span`` seconds."""
+        if key not in self._seen and len(self._seen) >= MAX_KEYS:
+            self._prune(now)
+        self._seen.setdefault(key, deque()).append(now)
+
+    def _prune(self, now: float) -> None:
+        """Room for new keys, as ``Buckets._prune``: the windows with nothing left in them go,
+        then the oldest down to nine tenths of the bound."""
+        for key, seen in list(self._seen.items()):
+            if now - seen[-1] >= self.span:
+                del self._seen[key]
+        for key in list(self._seen)[:max(0, len(self._seen) - MAX_KEYS * 9 // 10)]:
+            del self._seen[key]
+
+
 class FloodLimits:
     """One bucket per player and one per address (``ADDRESS_FACTOR`` times the room)."""
 
@@ -136,7 +173,8 @@ class TableQuota:
         self.per_minute = per_minute
         self._owners: dict[str, tuple[str, ...]] = {}  # table → the keys of who created it
         self._under_way: Counter[str] = Counter()
-        self._recent: dict[str, deque[float]] = {}  # key → its creations in the last minute
+        # the creations of the last minute, a player's and an address's
+        self._recent = {"p": Windows(per_minute, 60.0), "a": Windows(per_minute * ADDRESS_FACTOR, 60.0)}
 
     @staticmethod
     def _keys(player: str, address: str) -> tuple[str, ...]:
@@ -153,14 +191,10 @@ class TableQuota:
                 return Refusal(f"you already host {held} open tables (at most {self.open_at_once})"
                                if factor == 1 else
                                f"{held} open tables were created from your address: close some first", None)
-            recent = self._recent.get(key)
-            while recent and now - recent[0] >= 60:
-                recent.popleft()
-            if not recent:
-                self._recent.pop(key, None)
-            elif len(recent) >= self.per_minute * factor:
+            wait = self._recent[key[0]].wait(key, now)
+            if wait:
                 return Refusal(f"at most {self.per_minute * factor} new tables a minute: wait a little",
-                               round(60 - (now - recent[0]), 1))
+                               round(wait, 1))
         return None
 
     @contextlib.contextmanager
@@ -169,7 +203,7 @@ class TableQuota:
         keys = self._keys(player, address)
         now = time.monotonic()
         for key in keys:
-            self._recent.setdefault(key, deque()).append(now)
+            self._recent[key[0]].note(key, now)
         self._under_way.update(keys)
         try:
             yield
