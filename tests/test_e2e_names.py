@@ -24,7 +24,10 @@ def test_a_guest_cannot_take_an_accounts_name_and_is_marked_as_a_guest(server: s
     page.wait_for_function("() => window.tarotReady === true")
     page.fill("#name", "\u0410lice")  # a Cyrillic А: it looks like the account's name
     page.click("#enter")
-    page.wait_for_selector("#toast:has-text('Ce nom est celui d’un compte')")
+    # said under the field, where the player looks (a toast at a phone's top would cover the field)
+    page.wait_for_selector("#name-error:has-text('Ce nom est celui d’un compte')")
+    assert not page.locator("#toast").is_visible()
+    assert page.evaluate("() => document.activeElement.id") == "name"  # selected: another is typed over it
     assert page.evaluate("() => localStorage.getItem('tarot.name')") is None
     enter(page, server, "Bob")  # the name form again, and another name goes in
     create(page, 3)

@@ -10,7 +10,7 @@ import {fill, lang, setLang, t, texts} from "./i18n.js";
 import {gatherTrick} from "./motion.js";
 import {connect, send} from "./net.js";
 import {LOBBY_PAGE, S, seatName, secondsLeft} from "./state.js";
-import {kept, nameForm} from "./views/forms.js";
+import {kept, nameForm, nameRefused} from "./views/forms.js";
 import {accountHeader, initAccounts, pageView, routePage, signInOffer} from "./views/account.js";
 import {helpSheet} from "./views/help.js";
 import {challengeHandlers, challengeView, initChallenge, routeChallenge} from "./views/challenge.js";
@@ -59,11 +59,16 @@ const handlers = {
     // Texts by code, in the player's language; a refused move is not shown when the table has
     // moved on since the click (a stale click: nothing the player needs to read).
     if (m.code === "illegal" && S.sentAt !== S.version) return;
-    toast(m.code === "illegal" ? refusal(m) : texts()["err_" + m.code] ?? m.reason);
+    const text = m.code === "illegal" ? refusal(m) : texts()["err_" + m.code] ?? m.reason;
+    if (NAME_REFUSED.has(m.code)) {  // the name form again, saying why
+      S.name = null; S.me = null; localStorage.removeItem("tarot.name"); render();
+      if (!nameRefused(text)) toast(text);
+      return;
+    }
+    toast(text);
     // the lobby, not a blank page (a private table's invite_only names its table only on join)
     if (JOIN_REFUSED.has(m.code) || (m.code === "invite_only" && m.table)) location.hash = "#/";
     if (CHALLENGE_REFUSED.has(m.code)) send({type: "challenge"});  // the day's page as it is now
-    if (NAME_REFUSED.has(m.code)) { S.name = null; S.me = null; localStorage.removeItem("tarot.name"); render(); }
   },
 };
 

@@ -14,10 +14,23 @@ export function kept(key, make) {
 
 export function nameForm() {
   const input = h("input", {id: "name", maxlength: 24, required: true, autofocus: true});
+  const err = h("p", {class: "form-error", id: "name-error", role: "alert", hidden: true});
   return h("form", {class: "panel", onsubmit: (e) => {
     e.preventDefault(); S.name = input.value.trim(); if (!S.name) return;
+    err.hidden = true;
     localStorage.setItem("tarot.name", S.name); send({type: "hello", name: S.name, token: S.token});
-  }}, h("label", {for: "name"}, t("name") + " "), input, " ", h("button", {class: "primary", id: "enter"}, t("go")));
+  }}, h("label", {for: "name"}, t("name") + " "), input, " ", h("button", {class: "primary", id: "enter"}, t("go")), err);
+}
+
+// A name the server refused (bad_name, name_taken): said under the field, where the player looks
+// (a toast would cover the field on a phone), the field selected to type another. False when the
+// form is not on the page (another page is open): the caller says it otherwise.
+export function nameRefused(text) {
+  const form = kept("name", nameForm), err = form.querySelector("#name-error"), input = form.querySelector("#name");
+  err.textContent = text; err.hidden = false;
+  if (!form.isConnected) return false;
+  input.focus(); input.select();
+  return true;
 }
 
 // ``type``: the message the form sends with its options (create_table, set_options).
