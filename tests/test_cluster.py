@@ -163,7 +163,9 @@ def test_a_table_survives_its_node_killed_mid_deal(nodes: Nodes) -> None:
     y.close()
 
 
-def test_lobby_chat_friends_and_invitations_cross_nodes(nodes: Nodes) -> None:
+def test_lobby_chat_friends_invitations_and_sign_out_cross_nodes(nodes: Nodes) -> None:
+    from websockets.exceptions import ConnectionClosed
+
     (port_a, _), (port_b, _) = nodes
     p = WsPlayer(port_a, "Paul")
     q = WsPlayer(port_b, "Quentin")
@@ -206,6 +208,19 @@ def test_lobby_chat_friends_and_invitations_cross_nodes(nodes: Nodes) -> None:
         card = q.expect("friend_update")["friend"]
     assert card["id"] == p.id
     assert not [m for m in p.messages + q.messages if m["type"] == "error"]
+    # issue 34, item 10: signing out through A closes the websockets opened with that session on
+    # A and on B (``Peers.signed_out``); another player's (Q's) stays open
+    session = sign_up_over_http(port_a, "Alice")[0]
+    cookie = {"cookie": f"tarot_session={session}"}
+    alice = [WsPlayer(port, "Alice", headers=cookie) for port in (port_a, port_b)]
+    out = urllib.request.Request(f"http://127.0.0.1:{port_a}/api/session", headers=cookie, method="DELETE")
+    assert urllib.request.urlopen(out, timeout=10).status == 204
+    for pl in alice:
+        with pytest.raises(ConnectionClosed) as closed:
+            pl.recv(5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    q.send({"type": "ping"})
+    assert q.expect("pong", timeout=5)
     q.close()
 
 
@@ -346,23 +361,3 @@ def test_a_relayed_player_catches_up_what_pub_sub_lost(nodes: Nodes) -> None:
     for client in (p, x, q):
         client.close()
 
-
-def test_signing_out_on_one_node_closes_the_sessions_websockets_on_every_node(nodes: Nodes) -> None:
-    """Issue 34, item 10 in a cluster: signing out through A closes the websockets opened with
-    that session on A and on B (``Peers.signed_out``); another player's stays open."""
-    from websockets.exceptions import ConnectionClosed
-
-    (port_a, _), (port_b, _) = nodes
-    session = sign_up_over_http(port_a, "Alice")[0]
-    cookie = {"cookie": f"tarot_session={session}"}
-    alice = [WsPlayer(port, "Alice", headers=cookie) for port in (port_a, port_b)]
-    bob = WsPlayer(port_b, "Bob")
-    out = urllib.request.Request(f"http://127.0.0.1:{port_a}/api/session", headers=cookie, method="DELETE")
-    assert urllib.request.urlopen(out, timeout=10).status == 204
-    for pl in alice:
-        with pytest.raises(ConnectionClosed) as closed:
-            pl.recv(5)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
-    bob.send({"type": "ping"})
-    assert bob.expect("pong", timeout=5)
-    bob.close()
