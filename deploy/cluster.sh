@@ -3,7 +3,7 @@
 #   deploy/cluster.sh [-n PROCESSES] [-p PORT] --db postgresql://… --redis redis://…
 # starts PROCESSES nodes (default 2) on ports PORT+1… and Debian's nginx on PORT (default 8000)
 # in front of them; a node that stops is started again (its tables are taken over meanwhile by the
-# others); Ctrl-C stops them all. Needs `tarot` on the PATH (or TAROT=…/tarot) and nginx.
+# others); Ctrl-C or a SIGTERM stops them all. Needs `tarot` on the PATH (or TAROT=…/tarot) and nginx.
 set -euo pipefail
 n=2 port=8000 db="" redis=""
 while [ $# -gt 0 ]; do
