@@ -99,8 +99,9 @@ class Accounts:
         key = name_key(name)
         await self._limit(key, address)
         guest = await self.store.query(players.guest_by_token, guest_token) if guest_token else None
-        hashed = await asyncio.to_thread(self.hasher.hash, password)
         try:
+            await self.store.query(players.named, name)  # a taken name: no hashing (the write checks again)
+            hashed = await asyncio.to_thread(self.hasher.hash, password)
             pid = await self.store.write(players.create_account, name, key, hashed,
                                          None if guest is None else guest.id)
         except (IntegrityError, players.LookAlike):

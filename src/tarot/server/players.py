@@ -64,7 +64,7 @@ def look_alike(conn: Connection, skeleton: str, but: str | None = None) -> bool:
     return conn.execute(found.limit(1)).first() is not None
 
 
-def _named(conn: Connection, name: str, pid: str | None) -> str:
+def named(conn: Connection, name: str, pid: str | None = None) -> str:
     """``name``'s skeleton, which no other account's may share, nor the guests' ``GUEST_NAME``
     (else ``LookAlike``)."""
     key = text_policy.skeleton(name)
@@ -85,7 +85,7 @@ def create_account(conn: Connection, name: str, key: str, password_hash: str,
     player's id; raises ``sqlalchemy.exc.IntegrityError`` if the name is taken, ``LookAlike`` if
     it looks like another account's."""
     now = time.time()
-    values = {"name": name, "name_key": key, "skeleton": _named(conn, name, None),
+    values = {"name": name, "name_key": key, "skeleton": named(conn, name),
               "password_hash": password_hash, "renamed": now,
               "token_hash": token_hash(secrets.token_urlsafe(24))}
     if guest_id is not None:
@@ -102,7 +102,7 @@ def create_account(conn: Connection, name: str, key: str, password_hash: str,
 
 def rename(conn: Connection, pid: str, name: str, key: str) -> None:
     conn.execute(update(PlayerRow).where(PlayerRow.id == pid)
-                 .values(name=name, name_key=key, skeleton=_named(conn, name, pid), renamed=time.time()))
+                 .values(name=name, name_key=key, skeleton=named(conn, name, pid), renamed=time.time()))
 
 
 def bot_identity(kind: str, think: float) -> tuple[str, str]:
