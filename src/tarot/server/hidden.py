@@ -16,21 +16,32 @@ from sqlalchemy.orm import aliased
 
 from . import challenge as ch
 from .accounts import Accounts
-from .schema import ChallengeEntryRow, EventDealRow, EventRow, GameRow
+from .schema import ChallengeEntryRow, EventDealRow, EventRow, GamePlayerRow, GameRow
 
 
 def hidden_games(viewer: str | None) -> CompoundSelect[tuple[int | None]]:
     """The ids of the games whose outcome ``viewer`` (an account's id; None: no session) may
     not see yet, as a subquery (never a NULL in it: ``NOT IN`` stays right)."""
+    # (an event with games is playing or finished: "not over" as the statuses' index reads it)
     at_events = (select(EventDealRow.game_id).join(EventRow, EventRow.id == EventDealRow.event_id)
-                 .where(EventRow.status != "finished", EventDealRow.game_id.is_not(None)))
-    entry = ChallengeEntryRow
-    today = select(entry.game_id).where(entry.day >= ch.today(), entry.game_id.is_not(None))
+                 .where(EventRow.status.in_(("registering", "playing")), EventDealRow.game_id.is_not(None)))
+    entry, day = ChallengeEntryRow, ch.today()
+    today = select(entry.game_id).where(entry.day >= day, entry.game_id.is_not(None))
     if viewer is not None:
-        mine = aliased(ChallengeEntryRow)
-        today = today.where(~select(mine.id).where(mine.day == entry.day, mine.deal == entry.deal,
-                                                   mine.player_id == viewer, mine.status == "done").exists())
+        mine = aliased(ChallengeEntryRow)  # (``mine.day >= day`` too: PostgreSQL reads today's only)
+        today = today.where(~select(mine.id).where(mine.day >= day, mine.day == entry.day,
+                                                   mine.deal == entry.deal, mine.player_id == viewer,
+                                                   mine.status == "done").exists())
     return union_all(at_events, today)
+
+
+def of_player(conn: Connection, pid: str, viewer: str | None) -> list[int]:
+    """Player ``pid``'s games whose outcome ``viewer`` may not see yet: a few at most (a day's
+    challenge, the events under way), so a list to leave out rather than a subquery per game row
+    (which PostgreSQL's planner may walk every game with)."""
+    mine = select(GamePlayerRow.game_id).where(GamePlayerRow.player_id == pid)
+    hidden = hidden_games(viewer).subquery()
+    return list(conn.execute(select(hidden.c.game_id).where(hidden.c.game_id.in_(mine))).scalars())
 
 
 def is_hidden(conn: Connection, gid: int, viewer: str | None) -> bool:

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 
 from . import players
-from .hidden import hidden_games
+from .hidden import of_player
 from .schema import DealRow, GamePlayerRow, GameRow, PlayerRow
 
 PAGE = 20  # games a page of a player's history
@@ -65,7 +65,8 @@ def player_games(conn: Connection, key: str, page: int, viewer: str | None) -> d
     if row is None:
         return None
     mine = select(GamePlayerRow.game_id).where(GamePlayerRow.player_id == row.id)
-    where = (GameRow.id.in_(mine), GameRow.status.in_(ENDED), GameRow.id.not_in(hidden_games(viewer)))
+    hidden = of_player(conn, row.id, viewer)
+    where = (GameRow.id.in_(mine), GameRow.status.in_(ENDED), GameRow.id.not_in(hidden))
     total = int(conn.execute(select(func.count()).select_from(GameRow).where(*where)).scalar_one())
     date = func.coalesce(GameRow.finished, GameRow.started)
     games = list(conn.execute(select(GameRow).where(*where).order_by(date.desc(), GameRow.id.desc())

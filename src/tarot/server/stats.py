@@ -5,9 +5,9 @@ bout, chelems and poignées, and its rating after each counted competitive game.
 Read from the players' history (``game_players``: who played each game at each seat) and the
 deals' stored results and records, finished games only: a game cancelled, abandoned or still
 being played counts for nothing here, nor a game the viewer may not see yet (``hidden``).
-``finished_seats``, ``deals`` and ``hidden_of`` read (on the store's thread); ``done`` works out
-what a deal's result leaves out and ``compute`` counts (pure functions, off it); ``stats_cache``
-keeps what was read, and reads only the games finished since.
+``finished_seats`` and ``deals`` read (on the store's thread); ``done`` works out what a deal's
+result leaves out and ``compute`` counts (pure functions, off it); ``stats_cache`` keeps what was
+read, and reads only the games finished since.
 
 What a deal's result does not say (the side that took the Petit au bout, a chelem) comes from its
 score: given the contract, the points and the poignées shown, each way the primes could have gone
@@ -27,7 +27,6 @@ from sqlalchemy.engine import Connection
 
 from tarot.engine import Contract, DealRecord, PoigneeSize, RecordError, Side, score_deal, variant
 
-from .hidden import hidden_games
 from .schema import DealRow, GamePlayerRow, GameRow
 
 COUNTS = (3, 4, 5)
@@ -106,13 +105,6 @@ def deals(conn: Connection, gids: list[int]) -> list[Read]:
         .join(GameRow, GameRow.id == DealRow.game_id)
         .where(DealRow.game_id.in_(gids), DealRow.status == "done")
         .order_by(DealRow.game_id, DealRow.number))]
-
-
-def hidden_of(conn: Connection, pid: str, viewer: str | None) -> set[int]:
-    """Player ``pid``'s games whose outcome ``viewer`` may not see yet (``hidden``)."""
-    mine = select(GamePlayerRow.game_id).where(GamePlayerRow.player_id == pid)
-    hidden = hidden_games(viewer).subquery()
-    return {gid for (gid,) in conn.execute(select(hidden.c.game_id).where(hidden.c.game_id.in_(mine)))}
 
 
 def done(reads: list[Read]) -> list[DealDone]:

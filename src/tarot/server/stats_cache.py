@@ -20,7 +20,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import players, stats
+from . import hidden, players, stats
 from .store import Store
 
 TTL = 15.0  # seconds an answer is kept
@@ -80,15 +80,15 @@ class StatsCache:
         _keep(self._known, player.id, PLAYERS)
         async with known.lock:  # (what is counted is what was read)
             await _catch_up(store, player.id, known)
-            hidden = frozenset(await store.query(stats.hidden_of, player.id, viewer))
-            if (player.name, hidden) not in known.counted:
+            unseen = frozenset(await store.query(hidden.of_player, player.id, viewer))
+            if (player.name, unseen) not in known.counted:
                 rows = stats.Rows(player.name, player.bot is not None,
-                                  [s for s in known.seats if s.game not in hidden],
-                                  [d for d in known.deals if d.game not in hidden])
+                                  [s for s in known.seats if s.game not in unseen],
+                                  [d for d in known.deals if d.game not in unseen])
                 if len(known.counted) >= COUNTED:
                     known.counted.clear()
-                known.counted[player.name, hidden] = await asyncio.to_thread(stats.compute, rows)
-            return known.counted[player.name, hidden]
+                known.counted[player.name, unseen] = await asyncio.to_thread(stats.compute, rows)
+            return known.counted[player.name, unseen]
 
 
 def _keep(kept: OrderedDict[Any, Any], key: Any, most: int) -> None:
