@@ -218,3 +218,43 @@ def test_the_lobby_shows_more_events_on_demand(tmp_path: Path, browser: Any) -> 
         page.context.close()
     finally:
         stop_server(*running)
+
+
+def test_an_event_page_refused_by_the_read_limit_asks_again(server: str, browser: Any) -> None:
+    """A first load of an event's page answered 429 (the API's read limit: an address many share)
+    shows an error, then the page asks again at its next refresh and shows the event; the lobby's
+    list of events too (issue 34.13). On the page's own clock: no wait."""
+    owner = account(browser, server, "Ulysse", 1100, "en")
+    fill_event_form(owner, "Retried", deals=1, starts_in=86400, access="open")
+    owner.click("#ev-create-submit")
+    shown(owner, "#ev-title", "Retried")
+    eid = int(owner.evaluate("location.hash").split("/")[-1])
+    page = new_page(browser, 1100, lang="en")
+    page.clock.install()
+    refused: list[str] = []
+    refusing = [True]
+
+    def limited(route: Any) -> None:  # every read refused while ``refusing``, as the read limit does
+        if not refusing[0]:
+            route.continue_()
+            return
+        refused.append(route.request.url)
+        route.fulfill(status=429, json={"code": "too_many_requests", "message": "too many requests",
+                                        "retry_after": 10.0})
+
+    page.route("**/api/events**", limited)
+    enter(page, server, "Victor")
+    page.wait_for_selector("#events .form-error")
+    refusing[0] = False
+    page.clock.run_for(30_000)
+    page.locator(f"#events li[data-event='{eid}']").wait_for()
+    refusing[0] = True
+    page.goto(f"{server}/#/e/{eid}")
+    page.wait_for_selector("#event-page .form-error")
+    refusing[0] = False
+    page.clock.run_for(10_000)
+    shown(page, "#ev-title", "Retried")
+    assert any(u.endswith(f"/api/events/{eid}") for u in refused), refused
+    assert not page.errors, page.errors
+    owner.context.close()
+    page.context.close()

@@ -176,15 +176,18 @@ export function eventView() {
     ...eventPage(page, account(), () => kept("event-invite:" + page.id, () => inviteForm(page.id))))]};
 }
 
-// The page again every 10 s while the event takes registrations or is played (not while hidden).
+// The page again every 10 s while the event takes registrations or is played, or while its first
+// load failed (a 429 from the API's read limit lasts 10 s) (not while hidden).
 setInterval(() => {
-  const st = page && page.data && page.data.status;
-  if (!document.hidden && location.hash.startsWith("#/e/") && (st === "registering" || st === "playing") && !page.busy) load(page);
+  const st = page && (page.data ? page.data.status : page.status);
+  if (!document.hidden && location.hash.startsWith("#/e/") && ["registering", "playing", "error"].includes(st) && !page.busy) load(page);
 }, REFRESH_MS);
 
-// The lobby's list again every 30 s while the lobby is shown (events open, start and end).
+// The lobby's list again every 30 s while the lobby is shown (events open, start and end), or
+// after a load that failed.
 setInterval(() => {
-  if (!document.hidden && !S.table && listing.status === "ok" && !listing.more && /^(#\/?)?$/.test(location.hash)) loadEvents();
+  if (!document.hidden && !S.table && ["ok", "error"].includes(listing.status) && !listing.more
+      && /^(#\/?)?$/.test(location.hash)) loadEvents();
 }, 30_000);
 
 // --- at an event's table ---------------------------------------------------------------------------
