@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import insert, update
+from sqlalchemy import insert
 
 from server_harness import db_url, make_client, sign_up
 from tarot.server import stats
@@ -23,7 +23,8 @@ KINDS = ["sqlite", "postgres"]
 def test_a_bots_statistics_read_each_game_once(kind: str, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Many requests read its deals once; a later count (another viewer's) reads only the game
-    that finished since."""
+    that finished since, and one whose end was written late (its end time a minute before the
+    last one seen, ``stats_cache.MARGIN``) is not missed."""
     url = db_url(kind, tmp_path)
     read: list[list[int]] = []
     deals = stats.deals
@@ -46,6 +47,12 @@ def test_a_bots_statistics_read_each_game_once(kind: str, tmp_path: Path,
         assert now["games"] == 3 + 4 and now["taken"] == 1  # (its four seats of game 7)
         assert read == [[1, 2, 3], [7]]
 
+        run(url, lambda conn: one_more_game(conn, 8, 1704500000.0 - 60))
+        as_bob = {"cookie": f"tarot_session={bob}"}
+        now = client.get("/api/players/Heuristic/stats", headers=as_bob).json()["players"]["4"]
+        assert now["games"] == 3 + 4 + 4 and now["taken"] == 2
+        assert read == [[1, 2, 3], [7], [8]]
+
 
 def test_a_finished_game_with_no_end_time_counts(tmp_path: Path) -> None:
     """(A row from before end times were kept: the first count reads every finished game.)"""
@@ -56,20 +63,19 @@ def test_a_finished_game_with_no_end_time_counts(tmp_path: Path) -> None:
             created=0.0)))
         run(url, lambda conn: conn.execute(insert(TableRow).values(
             id="t1", options={}, seats=[], status="finished", version=1, created=0.0, updated=0.0)))
-        run(url, one_more_game)
-        run(url, lambda conn: conn.execute(update(GameRow).where(GameRow.id == 7).values(finished=None)))
+        run(url, lambda conn: one_more_game(conn, 7, None))
         assert client.get("/api/players/Heuristic/stats").json()["players"]["4"]["games"] == 4
 
 
-def one_more_game(conn: Any) -> None:
-    """Game 7, finished after ``write_games``'s: the heuristic robot at every seat takes a prise."""
-    conn.execute(insert(GameRow).values(id=7, table_id="t1", number=7, players=4, deals=1, first_dealer=0,
-                                        status="finished", totals=[0] * 4, started=0.0,
-                                        finished=1704500000.0))
+def one_more_game(conn: Any, gid: int = 7, finished: float | None = 1704500000.0) -> None:
+    """Game ``gid``, finished at ``finished`` (by default after ``write_games``'s): the heuristic
+    robot at every seat takes a prise."""
+    conn.execute(insert(GameRow).values(id=gid, table_id="t1", number=gid, players=4, deals=1, first_dealer=0,
+                                        status="finished", totals=[0] * 4, started=0.0, finished=finished))
     for seat in range(4):
-        conn.execute(insert(GamePlayerRow).values(game_id=7, seat=seat, player_id="bot-heuristic",
+        conn.execute(insert(GamePlayerRow).values(game_id=gid, seat=seat, player_id="bot-heuristic",
                                                   left=False))
-    conn.execute(insert(DealRow).values(game_id=7, number=1, dealer=0, seed="s", salt="s", commitment="c",
+    conn.execute(insert(DealRow).values(game_id=gid, number=1, dealer=0, seed="s", salt="s", commitment="c",
                                         status="done", record=record(4, {"seat": 1, "bid": "prise"}),
                                         result=scored(4, 1, "prise", 56, 0)))
 
