@@ -6,6 +6,8 @@ kind (SQLite, and PostgreSQL when given), and ``client``, the site on it."""
 
 from __future__ import annotations
 
+import ast
+import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,6 +18,35 @@ import pytest
 from run_isolation import drop_private_postgres, private_postgres
 
 GIVEN_POSTGRES = os.environ.get("TAROT_TEST_POSTGRES_URL")
+# What a test module of the site imports (itself, or through the tests' helpers for the site).
+SITE_MODULES = ("tarot.server", "tarot.cli.ladder", "server_harness", "cluster_harness", "transcripts",
+                "playwright", "test_e2e_browser")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--engine-and-bots", action="store_true",
+                     help="only the tests of the engine and the bots (the modules that do not start the "
+                          "site): CI's pure-Python pass, the parity tests comparing the two cores")
+
+
+@functools.cache
+def _of_the_site(path: Path) -> bool:
+    if path.suffix != ".py":
+        return False  # (README.md's examples: the command line)
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        if any(n.startswith(SITE_MODULES) for n in names):
+            return True
+    return False
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--engine-and-bots"):
+        return
+    site = [item for item in items if _of_the_site(item.path)]
+    config.hook.pytest_deselected(items=site)
+    items[:] = [item for item in items if not _of_the_site(item.path)]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -19,6 +19,7 @@ pytest.importorskip("fastapi")
 from starlette.testclient import TestClient
 
 from tarot.server.app import create_app
+from tarot.server.clock import SYSTEM, Clock
 from tarot.server.protocol import merge_state
 from tarot.server.settings import Settings
 
@@ -107,11 +108,12 @@ class Peers:
 
 
 @contextlib.contextmanager
-def make_client(url: str, **settings: Any) -> Iterator[TestClient]:
-    """The app in process; every Player still open is closed before the app stops."""
+def make_client(url: str, clock: Clock = SYSTEM, **settings: Any) -> Iterator[TestClient]:
+    """The app in process, on ``clock`` (a ``ManualClock`` to drive its timers); every Player
+    still open is closed before the app stops."""
     # (a test's requests come from one address: the read API's limit is tested on its own)
     opts = {"grace": 30.0, "bot_delay": 0.0, "trick_pause": 0.0, "think": 0.05, "read_burst": 1e6} | settings
-    with TestClient(Peers(create_app(url, Settings(**opts)))) as client:
+    with TestClient(Peers(create_app(url, Settings(**opts), clock=clock))) as client:
         try:
             yield client
         finally:

@@ -26,6 +26,7 @@ from starlette.websockets import WebSocketDisconnect
 from tarot.server import players
 from tarot.server.accounts import NAME_MAX, SESSION_COOKIE
 from tarot.server.api import LEADERBOARD_PAGE, MAX_BODY
+from tarot.server.clock import day_of
 from tarot.server.limits import LoginLimits
 from tarot.server.players import SESSION_DAYS
 from tarot.server.ratings import Rating
@@ -566,9 +567,9 @@ def test_chips_a_welcome_and_a_daily_top_up_each_in_the_ledger(client: TestClien
     assert client.post("/api/session", json={"name": "Alice", "password": PASSWORD}).status_code == 200
     chips, xp, sums, ledger, day = _balance(url, pid)
     assert (chips, xp) == sums == (500, 0) and ledger[-1] == ("top_up", 400)
-    assert day == players.today() and client.get("/api/players/Alice").json()["chips"] == 500
+    assert day == day_of(time.time()) and client.get("/api/players/Alice").json()["chips"] == 500
 
-    _spend(url, pid, 200, day=players.today())  # once a day only: signing in again gives nothing
+    _spend(url, pid, 200, day=day_of(time.time()))  # once a day only: signing in again gives nothing
     client.post("/api/session", json={"name": "Alice", "password": PASSWORD})
     chips, _, sums, ledger, _ = _balance(url, pid)
     assert chips == sums[0] == 300 and [k for k, _ in ledger].count("top_up") == 1
@@ -578,14 +579,14 @@ def test_chips_a_welcome_and_a_daily_top_up_each_in_the_ledger(client: TestClien
         ws.send_json({"type": "hello"})
         assert expect(ws, "welcome")["player"]["account"] is True
     chips, _, sums, ledger, day = _balance(url, pid)
-    assert chips == sums[0] == 500 and ledger[-1] == ("top_up", 450) and day == players.today()
+    assert chips == sums[0] == 500 and ledger[-1] == ("top_up", 450) and day == day_of(time.time())
 
     with database(url) as db, db.begin() as conn:  # above the floor: nothing given, the day noted
         players.credit(conn, pid, None, "pot", 700, 0)
         conn.execute(update(PlayerRow).where(PlayerRow.id == pid).values(topped_up="2000-01-01"))
     client.post("/api/session", json={"name": "Alice", "password": PASSWORD})
     chips, _, sums, ledger, day = _balance(url, pid)
-    assert chips == sums[0] == 1200 and ledger[-1] == ("pot", 700) and day == players.today()
+    assert chips == sums[0] == 1200 and ledger[-1] == ("pot", 700) and day == day_of(time.time())
 
 
 def test_a_guest_has_no_chips_until_it_is_an_account(client: TestClient, url: str) -> None:

@@ -6,6 +6,7 @@ has not played it. On SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import hashlib
+import time
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -17,6 +18,7 @@ from tarot.bots.evaluation import contract_for, hand_points
 from tarot.engine import Bid, Deal
 from tarot.engine.duplicate import TableResult, mark_tables, overall_percentage, rank_marks, rank_standings
 from tarot.server import challenge as ch
+from tarot.server.clock import day_of
 from tarot.server.game import Etui, ServerGame
 
 KINDS = ["sqlite", "postgres"]
@@ -296,7 +298,7 @@ def test_the_challenge_api_refuses_days_it_has_not(tmp_path: Path) -> None:
         assert client.get("/api/challenge/days/2020-01-01").status_code == 404  # nobody played it
         r = client.get("/api/challenge/days/yesterday")
         assert (r.status_code, r.json()["code"]) == (422, "bad_request")
-        today = ch.today()
+        today = day_of(time.time())
         assert len(client.get(f"/api/challenge/days/{today}").json()["deals"]) == DEALS
         assert client.get(f"/api/challenge/months/{today[:7]}").json()["ranking"] == []
         assert client.get("/api/challenge/months/2026-13-01").status_code == 422

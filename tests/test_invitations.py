@@ -1,7 +1,7 @@
 """Invitations to a table within limits (issue 34): a sender may send 5 in any minute and invite
 the same player to the same table once in 5 minutes, a receiver gets 10 in any minute from
 everyone; over that, ``too_many_invitations`` with ``retry_after``. A player who muted the sender
-gets none, and the sender cannot tell. Through real websockets, under the limits' own clock
+gets none, and the sender cannot tell. Through real websockets, on the server's manual clock
 (moved by the test, never waited for)."""
 
 from __future__ import annotations
@@ -13,20 +13,7 @@ import pytest
 
 from server_harness import Player, create_table, db_url, make_client
 from tarot.server import limits
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def clocked(client: Any) -> Clock:
-    clock = Clock()
-    client.app.state.hub.presence.invitations.clock = clock
-    return clock
+from tarot.server.clock import ManualClock
 
 
 def invite(sender: Player, receiver: Player) -> dict[str, Any]:
@@ -46,8 +33,8 @@ def invitations(pl: Player) -> list[dict[str, Any]]:
 
 
 def test_a_sender_is_held_to_five_a_minute_and_one_per_player_and_table(tmp_path: Path) -> None:
-    with make_client(db_url("sqlite", tmp_path)) as client:
-        clock = clocked(client)
+    clock = ManualClock()
+    with make_client(db_url("sqlite", tmp_path), clock) as client:
         host = Player(client, "Host")
         guests = [Player(client, f"Guest{i}") for i in range(6)]
         create_table(host, players=4)
@@ -59,14 +46,14 @@ def test_a_sender_is_held_to_five_a_minute_and_one_per_player_and_table(tmp_path
         refused = invite(host, guests[5])  # a sixth in the same minute
         assert refused["code"] == "too_many_invitations" and refused["retry_after"] == 60
         assert invitations(guests[5]) == [] and len(invitations(guests[0])) == 1
-        clock.now += 60
+        clock.advance(60)
         assert invite(host, guests[5])["type"] == "pong"
         assert len(invitations(guests[5])) == 1
 
 
 def test_a_receiver_gets_ten_a_minute_from_everyone(tmp_path: Path) -> None:
-    with make_client(db_url("sqlite", tmp_path)) as client:
-        clock = clocked(client)
+    clock = ManualClock()
+    with make_client(db_url("sqlite", tmp_path), clock) as client:
         target = Player(client, "Target")
         senders = [Player(client, f"Sender{i}") for i in range(11)]
         for sender in senders:
@@ -76,13 +63,12 @@ def test_a_receiver_gets_ten_a_minute_from_everyone(tmp_path: Path) -> None:
         refused = invite(senders[10], target)
         assert refused["code"] == "too_many_invitations" and refused["retry_after"] == 60
         assert len(invitations(target)) == 10
-        clock.now += 60
+        clock.advance(60)
         assert invite(senders[10], target)["type"] == "pong"
 
 
 def test_a_muted_sender_reaches_nobody_and_is_answered_as_if_it_had(tmp_path: Path) -> None:
-    with make_client(db_url("sqlite", tmp_path)) as client:
-        clocked(client)
+    with make_client(db_url("sqlite", tmp_path), ManualClock()) as client:
         target, pest, friend = Player(client, "Target"), Player(client, "Pest"), Player(client, "Friend")
         target.send({"type": "mute", "player": pest.id})
         target.expect("muted")

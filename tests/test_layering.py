@@ -116,3 +116,50 @@ def test_the_launcher_loads_the_server_only_inside_its_command() -> None:
     assert "ladder" not in top, "cli/ladder.py loads the server: import it inside `tarot ladder` only"
     users = [p.name for p in (SRC / "cli").glob("*.py") if any(m.endswith("ladder") for _, m in imports(p))]
     assert users == ["commands.py"], users
+
+
+# The server's time is its injected clock (``server/clock.py``, issue 32): a module that read the
+# wall clock, slept or armed a loop timer itself would be out of the tests' reach (they move a
+# ``ManualClock`` instead of waiting). Waits that bound network I/O (a socket's close, Redis) stay
+# on the event loop: they guard the machine, not a game's time.
+IO_TIMEOUTS = {"connection.py", "shared_limits.py"}
+
+
+def wall_clock_reads(source: str, io_timeouts: bool = False) -> list[str]:
+    """What in ``source`` reads or waits on time without a clock, each with its line."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        line = getattr(node, "lineno", 0)
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
+            found += [f"{line}: import {n}" for n in names if n == "time"]
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute):
+            continue
+        name, owner = node.func.attr, ast.unparse(node.func.value)
+        zero = bool(node.args) and isinstance(node.args[0], ast.Constant) and node.args[0].value == 0
+        if ((name in ("now", "utcnow", "today") and owner.split(".")[-1] in ("datetime", "date"))
+                or (name == "time" and "loop" in owner)
+                or (name in ("call_later", "call_at") and "clock" not in owner)
+                or (name == "sleep" and owner == "asyncio" and not zero)
+                or (name in ("wait_for", "timeout", "timeout_at") and owner == "asyncio" and not io_timeouts)):
+            found.append(f"{line}: {ast.unparse(node.func)}")
+    return found
+
+
+def test_the_server_reads_time_only_through_its_clock() -> None:
+    files = sorted((SRC / "server").rglob("*.py"))
+    assert len(files) > 40
+    for path in files:
+        if path.name != "clock.py":
+            source = path.read_text(encoding="utf-8")
+            assert not wall_clock_reads(source, path.name in IO_TIMEOUTS), (path.name, wall_clock_reads(source))
+
+
+def test_the_clock_checker_catches_each_way_round_it() -> None:
+    source = ("import time\nimport datetime as dt\n"
+              "a = time.monotonic()\nb = dt.datetime.now(dt.UTC)\nc = asyncio.get_running_loop().time()\n"
+              "loop.call_later(1, f)\nasync def g():\n    await asyncio.sleep(0.5)\n    await asyncio.sleep(0)\n"
+              "    await asyncio.wait_for(x, 1)\n    clock.call_later(1, f)\n")
+    found = wall_clock_reads(source)
+    assert [f.split(":")[0] for f in found] == ["1", "4", "5", "6", "8", "10"], found
+    assert len(wall_clock_reads(source, io_timeouts=True)) == 5

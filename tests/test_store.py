@@ -14,7 +14,18 @@ pytest.importorskip("sqlalchemy")
 from sqlalchemy import event, insert, select
 
 from server_harness import PG_URL, db_url, reset_postgres
-from tarot.server.store import FENCE, ActionRow, DealRow, Fenced, GameRow, Store, TableRow, _Rows, migrate
+from tarot.server.store import (
+    FENCE,
+    ActionRow,
+    DealRow,
+    Fenced,
+    GameRow,
+    Store,
+    TableRow,
+    _Rows,
+    migrate,
+    stamp,
+)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -34,7 +45,7 @@ def _commits(store: Store) -> list[int]:
 
 def start_game(conn: Any, tid: str, number: int, players: int, deals: int, first_dealer: int) -> int:
     """A write of a game's row alone (the server writes it with its first deal: ``begin_game``)."""
-    row = Store._game_row(tid, number, players, deals, first_dealer)
+    row = Store._game_row(tid, number, players, deals, first_dealer, stamp(conn))
     return int(conn.execute(insert(GameRow).returning(GameRow.id), row).scalar_one())
 
 

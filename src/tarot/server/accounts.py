@@ -6,7 +6,6 @@ answer, after the same work."""
 from __future__ import annotations
 
 import asyncio
-import time
 import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -85,7 +84,7 @@ class Accounts:
                  shared: SharedLoginLimits | None = None) -> None:
         self.store = store
         self.hasher = PasswordHasher()
-        self.limits = limits or LoginLimits()
+        self.limits = limits or LoginLimits(clock=store.clock)
         self.shared = shared  # in a cluster: the sign-in limits of every node, in Redis
         # checked against when the name is unknown, so that the answer takes as long
         self._dummy = self.hasher.hash("not a password of anyone")
@@ -157,7 +156,7 @@ class Accounts:
         row = await self.store.query(players.by_id, account.id)
         if row is None:
             raise AccountError(404, "no_player", "no such player")
-        since = time.time() - (row.renamed or 0.0)
+        since = self.store.clock.wall() - (row.renamed or 0.0)
         if since < RENAME_EVERY and name_key(name) != row.name_key:
             days = int((RENAME_EVERY - since) // 86400) + 1
             raise AccountError(429, "rename_later", f"a name can change once a week: wait {days} day(s)",

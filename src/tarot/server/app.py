@@ -23,6 +23,7 @@ from . import api, challenge_api, challenge_tables, events_api, history_api, pla
 from . import protocol as p
 from .accounts import SESSION_COOKIE
 from .api import GuardedApi
+from .clock import SYSTEM, Clock
 from .cluster import Cluster
 from .connection import Connection
 from .headers import SecurityHeaders
@@ -214,10 +215,9 @@ def _cut_off(conn: Connection, wait: float) -> None:
     conn.close()
 
 
-async def _received_by(deadline: float, ws: Socket) -> str | None:
-    """``ws``'s next message; TimeoutError at ``deadline``, on the event loop's clock."""
-    async with asyncio.timeout_at(deadline):
-        return await ws.receive_text()
+async def _received_by(clock: Clock, deadline: float, ws: Socket) -> str | None:
+    """``ws``'s next message; TimeoutError at ``deadline`` (the clock's ``now()``)."""
+    return await clock.wait_until(ws.receive_text(), deadline)
 
 
 def _no_hello(conn: Connection) -> None:
@@ -281,19 +281,21 @@ _BAD_FRAME_LINE = _BadFrameLine()
 
 
 def create_app(db_url: str, settings: Settings | None = None, run_migrations: bool = True,
-               api_docs: bool = False, redis_url: str | None = None, lease: float = 3.0) -> FastAPI:
+               api_docs: bool = False, redis_url: str | None = None, lease: float = 3.0,
+               clock: Clock = SYSTEM) -> FastAPI:
     """The site. ``db_url`` is a SQLAlchemy URL (``sqlite:///file`` or ``postgresql://…``).
     ``api_docs``: also serve the generated API pages (``/docs``, ``/redoc``, ``/openapi.json``).
     ``redis_url``: this process is one node of several sharing the database (``cluster``);
-    ``lease``: seconds before the tables of a node that stopped answering are taken over."""
+    ``lease``: seconds before the tables of a node that stopped answering are taken over.
+    ``clock``: the server's time (``clock``; a ``ManualClock`` in tests)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         logging.getLogger("uvicorn.error").addFilter(_BAD_FRAME_LINE)  # set after uvicorn's own
         if run_migrations:
             await asyncio.to_thread(migrate, db_url)
-        store = Store(db_url)
-        cluster = None if redis_url is None else Cluster(redis_url, lease)
+        store = Store(db_url, clock)
+        cluster = None if redis_url is None else Cluster(redis_url, lease, clock=clock)
         hub = Hub(store, settings, cluster=cluster)
         app.state.hub = hub
         app.state.accounts = hub.accounts
@@ -323,12 +325,13 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
             return
         hub: Hub = app.state.hub
         conn = Connection(ws, hub)
-        hello_by = asyncio.get_running_loop().time() + hub.settings.hello_timeout
+        hello_by = hub.clock.now() + hub.settings.hello_timeout
         try:
             wait = hub.flood.refused("", ws.address)  # an address cut off: not even a hello
             while not wait and not conn.closed:
                 try:
-                    text = await (ws.receive_text() if conn.player_id else _received_by(hello_by, ws))
+                    text = await (ws.receive_text() if conn.player_id
+                                  else _received_by(hub.clock, hello_by, ws))
                 except TimeoutError:
                     _no_hello(conn)
                     break
@@ -353,7 +356,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
     app.include_router(events_api.router())
     app.include_router(api.router())
     app.add_middleware(GuardedApi)
-    app.add_middleware(ReadLimit, settings=settings or Settings())
+    app.add_middleware(ReadLimit, settings=settings or Settings(), clock=clock)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketRoute, path="/ws", session=session)  # added last: the outermost
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -46,13 +45,13 @@ class Autoplay:
         self.services = services
         self.bots: dict[tuple[int, str], Bot] = {}
         self.tasks: set[asyncio.Task[None]] = set()
-        self.turn_started = time.monotonic()  # when the current position began: the move clock
+        self.turn_started = services.clock.now()  # when the current position began: the move clock
         self.started_for = -1  # the table version an automatic move was started for
         self.paused = False  # nobody is at the table: no automatic move until someone comes
 
     def new_position(self) -> None:
         """A new position: the next move's clock starts."""
-        self.turn_started = time.monotonic()
+        self.turn_started = self.services.clock.now()
 
     def stop(self) -> None:
         for t in list(self.tasks):
@@ -84,7 +83,7 @@ class Autoplay:
         if seat.bot is not None:
             self._start(seat_no, seat.bot, "bot", self._bot_pause())
             return None
-        now = time.monotonic()
+        now = self.services.clock.now()
         due: list[float] = []
         if seat.away_since is not None:
             at = seat.away_since + settings.grace
@@ -102,7 +101,7 @@ class Autoplay:
         if owner is None or self.started_for == self.table.version or not self.attended():
             return
         seat_no, seat = owner
-        now = time.monotonic()
+        now = self.services.clock.now()
         allowed = self.move_allowance()
         if seat.away_since is not None and seat.away_since + self.services.settings.grace <= now:
             self._start(seat_no, STAND_IN, "away", 0.0)
@@ -123,7 +122,7 @@ class Autoplay:
         allowed = self.move_allowance()
         if deal is None or deal.turn is None or allowed is None:
             return None
-        return max(0.0, self.turn_started + allowed - time.monotonic())
+        return max(0.0, self.turn_started + allowed - self.services.clock.now())
 
     async def apply(self, move: Auto) -> None:
         """An automatic move back at the table: applied if the position is the one it was
@@ -189,7 +188,7 @@ class Autoplay:
 
         async def move() -> None:
             if delay:
-                await asyncio.sleep(delay)
+                await self.services.clock.sleep(delay)
             try:
                 action = await choose()
             except Exception:

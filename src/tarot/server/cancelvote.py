@@ -7,7 +7,6 @@ for nothing, and gives every stake back except to a person who abandoned it
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,7 @@ VOTE_TIME = 30.0
 @dataclass
 class Vote:
     proposer: int
-    until: float  # time.monotonic()
+    until: float  # the clock's now()
     accepted: set[int] = field(default_factory=set)
 
 
@@ -45,7 +44,7 @@ class CancelVoting:
         vote = self.vote
         if vote is None:
             return None
-        left = math.ceil(max(0.0, vote.until - time.monotonic()))
+        left = math.ceil(max(0.0, vote.until - self.table.services.clock.now()))
         return {"proposer": vote.proposer, "accepted": sorted(vote.accepted), "voters": sorted(self.voters()),
                 "time_left": left}
 
@@ -61,7 +60,7 @@ class CancelVoting:
         if self.vote is not None:
             client.send(p.error("a vote to cancel is under way", "vote_running"))
             return
-        self.vote = Vote(seat, time.monotonic() + VOTE_TIME, {seat})
+        self.vote = Vote(seat, t.services.clock.now() + VOTE_TIME, {seat})
         t.event({"kind": "cancel_proposed", "seat": seat})
         await self._maybe_cancel()
 
@@ -82,7 +81,7 @@ class CancelVoting:
 
     def expire(self) -> None:
         """The time is up (the table's actor): the game goes on."""
-        if self.vote is not None and time.monotonic() >= self.vote.until:
+        if self.vote is not None and self.table.services.clock.now() >= self.vote.until:
             self.vote = None
             self.table.event({"kind": "cancel_expired"})
 

@@ -14,9 +14,7 @@ period, as at any table); its end stores the seat's score with the game's end.""
 
 from __future__ import annotations
 
-import datetime as dt
 import secrets
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,16 +23,12 @@ from sqlalchemy.engine import Connection
 
 from .game import Etui, etui
 from .schema import ChallengeDayRow, ChallengeEntryRow, PlayerRow
+from .store import stamp, today
 
 PLAYERS = 4
 DEALS = 8
 BOT = "heuristic"  # the same level for everyone ("club"): it plays the same cards the same way
 SEAT = 0  # the player's seat in every deal; the dealer turns, so the first to bid changes
-
-
-def today() -> str:
-    """The challenge's day: the date in UTC (the same everywhere in the world)."""
-    return dt.datetime.now(dt.UTC).date().isoformat()
 
 
 def month_of(day: str) -> str:
@@ -47,13 +41,14 @@ class Day:
     players: int
     deals: int
     secret: str
+    as_of: str  # the day it was read on (UTC, as every challenge's day): over once that is later
 
     def etui(self, number: int) -> Etui:
         return etui(self.secret, self.players, number)
 
     @property
     def over(self) -> bool:
-        return self.day < today()
+        return self.day < self.as_of
 
     def public(self) -> dict[str, Any]:
         """What anybody may know of the day: each deal's dealer and commitment; the secret once
@@ -66,7 +61,7 @@ class Day:
 
 def _day_row(conn: Connection, day: str) -> Day | None:
     row = conn.execute(select(ChallengeDayRow).where(ChallengeDayRow.day == day)).first()
-    return None if row is None else Day(row.day, row.players, row.deals, row.secret)
+    return None if row is None else Day(row.day, row.players, row.deals, row.secret, today(conn))
 
 
 def get_day(conn: Connection, day: str) -> Day | None:
@@ -82,8 +77,8 @@ def open_day(conn: Connection, day: str, deals: int = DEALS) -> Day:
         return found
     secret = secrets.token_hex(32)
     conn.execute(insert(ChallengeDayRow).values(day=day, players=PLAYERS, deals=deals, secret=secret,
-                                                created=time.time()))
-    return Day(day, PLAYERS, deals, secret)
+                                                created=stamp(conn)))
+    return Day(day, PLAYERS, deals, secret, today(conn))
 
 
 @dataclass(frozen=True)
@@ -137,7 +132,7 @@ def begin(conn: Connection, day: str, deal: int, player: str, table_id: str) -> 
     if found is not None:
         return found
     conn.execute(insert(ChallengeEntryRow).values(day=day, deal=deal, player_id=player, table_id=table_id,
-                                                  status="playing", created=time.time()))
+                                                  status="playing", created=stamp(conn)))
     return None
 
 
@@ -151,5 +146,5 @@ def finish(conn: Connection, table_id: str, game_id: int | None, score: int, res
         side, contract = ("attack" if attack else "defence"), str(result.get("contract"))
     conn.execute(update(ChallengeEntryRow).where(ChallengeEntryRow.table_id == table_id)
                  .values(status="done", game_id=game_id, score=score, side=side, contract=contract,
-                         finished=time.time()))
+                         finished=stamp(conn)))
 

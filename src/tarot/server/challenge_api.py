@@ -16,6 +16,7 @@ from .accounts import Accounts
 from .api import Using, _error, _Route
 from .challenge_ranking import MONTH_MIN_DAYS, as_dict, day_ranking, month_ranking
 from .challenge_tables import open_today
+from .clock import day_of
 
 DAY = r"^\d{4}-\d{2}-\d{2}$"
 MONTH = r"^\d{4}-\d{2}$"
@@ -28,9 +29,10 @@ def router() -> APIRouter:
     async def day(day: Annotated[str, Path(pattern=DAY)], request: Request, accounts: Using) -> Any:
         """Today's or a past day's deals and ranking (accounts that played every deal)."""
         store = accounts.store
-        found = (await open_today(request.app.state.hub) if day == ch.today()
+        today = day_of(store.clock.wall())
+        found = (await open_today(request.app.state.hub) if day == today
                  else await store.query(ch.get_day, day))
-        if found is None or day > ch.today():
+        if found is None or day > today:
             return _error(404, "no_challenge", f"no challenge on {day}")
         results = await store.query(ch.results_of_day, day)
         ranking = [as_dict(s) for s in day_ranking(results, found.deals)]

@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from . import challenge as ch
 from . import protocol as p
 from .challenge_ranking import as_dict, by_deal, day_ranking, marks, percentage
+from .clock import day_of
 from .seats import Seat
 from .table import Table
 
@@ -24,9 +25,9 @@ TOP = 10  # the day's ranking as the challenge page shows it (the API gives it w
 async def open_today(hub: Hub) -> ch.Day:
     deals = hub.settings.challenge_deals
     try:
-        return await hub.store.write(ch.open_day, ch.today(), deals)
+        return await hub.store.write(ch.open_day, day_of(hub.clock.wall()), deals)
     except IntegrityError:  # another process dealt it at the same moment: theirs
-        return await hub.store.write(ch.open_day, ch.today(), deals)
+        return await hub.store.write(ch.open_day, day_of(hub.clock.wall()), deals)
 
 
 async def state(hub: Hub, conn: Connection) -> dict[str, Any]:

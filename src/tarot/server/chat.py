@@ -11,7 +11,6 @@ the next ``CHAT_COOLDOWN`` seconds is refused too (docs/protocol.md says the sam
 from __future__ import annotations
 
 import dataclasses
-import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -104,6 +103,7 @@ class ChatServices:
         self.store = store
         self.mutes = Mutes(store)
         self.limits = Buckets(CHAT_RATE, CHAT_BURST, CHAT_COOLDOWN)
+        self.clock = store.clock
 
 
 class Room:
@@ -122,13 +122,13 @@ class Room:
                    readers: Iterable[tuple[Client, bool]]) -> Line | None:
         """``readers``: who is in the room, each with whether it is a spectator (its seat -1).
         The line said, or None if it was refused."""
-        wait = self.services.limits.take(client.player_id, time.monotonic())
+        wait = self.services.limits.take(client.player_id, self.services.clock.now())
         if wait:
             client.send(p.error(f"too many chat messages: wait {int(wait) + 1} s", "chat_flood",
                                 retry_after=round(wait, 1)))
             return None
         line = Line(0, self.where, self.table, client.player_id, client.name, seat, msg.text, msg.phrase,
-                    audience, round(time.time(), 3), client.account)
+                    audience, round(self.services.clock.wall(), 3), client.account)
         line = dataclasses.replace(line, id=await self.services.store.write(_store_line, line, game))
         self.lines.append(line)
         out = p.chat(line.to_dict())

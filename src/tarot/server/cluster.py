@@ -25,6 +25,8 @@ from typing import Any
 import orjson
 from redis.asyncio import BlockingConnectionPool, Redis
 
+from .clock import SYSTEM, Clock
+
 log = logging.getLogger("tarot.server")
 
 # Claim table KEYS[1] for node ARGV[1] if it has no owner or its owner's lease is gone; 1 if the
@@ -78,8 +80,9 @@ def new_node_id() -> str:
 class Cluster:
     """This node's Redis side: its lease, the tables it owns, its channel, the shared lobby."""
 
-    def __init__(self, url: str, lease: float = 3.0, prefix: str = "tarot:") -> None:
+    def __init__(self, url: str, lease: float = 3.0, prefix: str = "tarot:", clock: Clock = SYSTEM) -> None:
         self.url = url
+        self.clock = clock  # (its leases expire in Redis, on Redis's time: the system clock but in tests)
         self.node = new_node_id()
         self.lease = lease  # seconds a node's tables wait after it stops renewing
         self.prefix = prefix
@@ -138,7 +141,7 @@ class Cluster:
     async def _keep_lease(self) -> None:
         every = self.lease / 3
         while True:
-            await asyncio.sleep(every)
+            await self.clock.sleep(every)
             try:
                 held = await self._renew(keys=[self.key("node", self.node)],
                                          args=[self.node, int(self.lease * 1000)])
@@ -162,7 +165,7 @@ class Cluster:
             except Exception as e:
                 log.warning("cluster: listening failed: %s", e)
                 failed = True
-                await asyncio.sleep(0.5)
+                await self.clock.sleep(0.5)
                 continue
             if failed:  # subscribed again (redis-py does it as it reconnects)
                 failed = False

@@ -4,7 +4,6 @@ players over them, and the event's end (ranks stored, ratings updated)."""
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
 from typing import Any
 
@@ -17,6 +16,7 @@ from . import players
 from .events import BOT_SEAT, get, registered
 from .ratings import rate_seats
 from .schema import EventDealRow, EventPlayerRow, EventRow
+from .store import stamp
 
 
 def record_deal(conn: Connection, eid: int, table_no: int, etui: int, game_id: int | None, seats: list[str],
@@ -28,7 +28,7 @@ def record_deal(conn: Connection, eid: int, table_no: int, etui: int, game_id: i
         scores=list(result.get("scores") or [0] * len(seats)),
         taker=None if annulled else result.get("taker"),
         partner=None if annulled else result.get("partner"),
-        contract="pass" if annulled else str(result.get("contract")), created=time.time()))
+        contract="pass" if annulled else str(result.get("contract")), created=stamp(conn)))
 
 
 def _deals(conn: Connection, eid: int) -> list[Any]:
@@ -88,6 +88,6 @@ def table_done(conn: Connection, eid: int) -> bool:
         current = dict(zip(ids, players.ratings_of(conn, ids, event.players), strict=True))
         new = rate_seats(current, ids, [r["rank"] for r in ranking])
         players.save_ratings(conn, list(new), event.players, list(new.values()))
-    conn.execute(update(EventRow).where(EventRow.id == eid).values(status="finished", finished=time.time()))
+    conn.execute(update(EventRow).where(EventRow.id == eid).values(status="finished", finished=stamp(conn)))
     return True
 

@@ -5,7 +5,6 @@ one; each player is told where it sits (``event_start``)."""
 from __future__ import annotations
 
 import logging
-import time
 from typing import TYPE_CHECKING
 
 from . import events
@@ -51,7 +50,7 @@ async def start(hub: Hub, eid: int) -> list[str]:
                                       seats=[pid for pid, _ in mine] + [bot_seat(table_no, s) for s in bots])
         # the movement: table t starts at étui t + 1, and goes round
         table.imposed = [etui(event.secret, n, (table_no + i) % event.deals + 1) for i in range(event.deals)]
-        now = time.monotonic()
+        now = hub.clock.now()
         table.seats = [Seat(player_id=pid, name=name, account=True, away_since=now) for pid, name in mine]
         table.seats += [Seat(bot=events.BOT, name=f"{events.BOT.capitalize()} {s + 1}") for s in bots]
         assignments += [(pid, table_no, tid, s) for s, (pid, _) in enumerate(mine)]
@@ -68,7 +67,7 @@ async def start(hub: Hub, eid: int) -> list[str]:
 
 async def start_due(hub: Hub) -> None:
     """Start the events whose time has come (the hub's sweeper calls this)."""
-    for eid in await hub.store.query(events.due, time.time()):
+    for eid in await hub.store.query(events.due, hub.clock.wall()):
         try:
             await start(hub, eid)
         except events.EventError as e:

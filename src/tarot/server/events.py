@@ -11,7 +11,6 @@ those in the same seat at the other tables: they are the ones compared (``mark_t
 from __future__ import annotations
 
 import secrets
-import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +23,7 @@ from tarot.engine import Contract, Deal
 from . import players
 from .accounts import name_key
 from .schema import EventPlayerRow, EventRow, PlayerRow
+from .store import stamp
 
 BOT = "heuristic"
 MAX_DEALS = 24
@@ -100,7 +100,7 @@ def create(conn: Connection, organiser: str, name: str, n: int, deals: int, star
     key = conn.execute(insert(EventRow).values(
         name=name, organiser=organiser, players=n, deals=deals, starts=starts, access=access, bots=bots,
         imposed_taker=imposed_taker, status="registering", secret=secrets.token_hex(32),
-        created=time.time())).inserted_primary_key
+        created=stamp(conn))).inserted_primary_key
     assert key is not None
     eid = int(key[0])
     conn.execute(insert(EventPlayerRow).values(event_id=eid, player_id=organiser, invited=True,
@@ -185,7 +185,7 @@ def seat(conn: Connection, eid: int, assignments: list[tuple[str, int, str, int]
 
 
 def cancel(conn: Connection, eid: int) -> None:
-    conn.execute(update(EventRow).where(EventRow.id == eid).values(status="cancelled", finished=time.time()))
+    conn.execute(update(EventRow).where(EventRow.id == eid).values(status="cancelled", finished=stamp(conn)))
 
 
 def due(conn: Connection, now: float) -> list[int]:

@@ -5,7 +5,6 @@ Every write needs a signed-in account; the lists and results are public."""
 from __future__ import annotations
 
 import datetime as dt
-import time
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Cookie, Depends, Path, Query, Request
@@ -66,7 +65,8 @@ def router() -> APIRouter:
     @api.post("", status_code=201)
     async def create(body: NewEvent, accounts: Using, account: SignedIn) -> Any:
         starts = body.starts.timestamp()
-        if not time.time() - 60 <= starts <= time.time() + LATEST_START:
+        now = accounts.store.clock.wall()
+        if not now - 60 <= starts <= now + LATEST_START:
             return _error(422, "bad_start", "an event starts between now and two months from now")
         try:
             eid = await accounts.store.write(events.create, account.id, body.name, body.players, body.deals,
@@ -79,7 +79,7 @@ def router() -> APIRouter:
     async def listing(accounts: Using, offset: Annotated[int, Query(ge=0, le=OFFSET_MAX)] = 0,
                       limit: Annotated[int, Query(ge=1, le=PAGE)] = PAGE) -> Any:
         """The events to come and under way, and those finished this past week, a page at a time."""
-        return await accounts.store.query(events.listing, time.time() - RECENT, offset, limit)
+        return await accounts.store.query(events.listing, accounts.store.clock.wall() - RECENT, offset, limit)
 
     @api.get("/{eid}")
     async def page(eid: EventId, accounts: Using, tarot_session: Session = None) -> Any:

@@ -7,7 +7,6 @@ sit (``Seating.join``)."""
 
 from __future__ import annotations
 
-import time
 from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from . import protocol as p
 from .invitations import InvitationLimits
 from .schema import FriendRow, PlayerRow
-from .store import token_hash
+from .store import stamp, token_hash
 
 if TYPE_CHECKING:
     from .connection import Connection as Conn
@@ -45,7 +44,7 @@ def _add(conn: Connection, player: str, other: str) -> str | None:
     if name is None:
         return None
     conn.execute(delete(FriendRow).where(FriendRow.player_id == player, FriendRow.friend_id == other))
-    conn.execute(insert(FriendRow).values(player_id=player, friend_id=other, created=time.time()))
+    conn.execute(insert(FriendRow).values(player_id=player, friend_id=other, created=stamp(conn)))
     return str(name)
 
 
@@ -71,7 +70,7 @@ class Presence:
         self.listed_by: dict[str, set[str]] = defaultdict(set)  # a player → connected players listing it
         self.elsewhere: dict[str, dict[str, str | None]] = {}  # player → node → its public table there
         self.peers: Peers | None = None  # the other nodes (a cluster), told of every change here
-        self.invitations = InvitationLimits()  # how many a player may send and receive
+        self.invitations = InvitationLimits(store.clock)  # how many a player may send and receive
 
     def online(self, player: str) -> bool:
         return bool(self.conns.get(player)) or bool(self.elsewhere.get(player))

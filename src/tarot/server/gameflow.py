@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +32,7 @@ class Intermission:
     dealt and stored, starts when every seated person present has asked for it, or at ``until``."""
 
     following: DealInfo
-    until: float  # time.monotonic()
+    until: float  # the clock's now()
     ready: set[int] = field(default_factory=set)
     ending: bool = False  # its time is up and its end is queued for the actor (``Resume``)
 
@@ -225,7 +224,7 @@ class GameFlow:
         if following is not None:
             following.db_id = results[-1]
             if wait > 0 and self.present():
-                t.intermission = Intermission(following, time.monotonic() + wait)
+                t.intermission = Intermission(following, t.services.clock.now() + wait)
         t.event({"kind": "deal_end", **t.last_result})
         await asyncio.sleep(0)  # in parts, so that cards arriving meanwhile wait for one part only
         if following is None:
@@ -247,7 +246,7 @@ class GameFlow:
         if game.competitive:
             # who went away and was still away at the end, past the grace (a bot played for them)
             # did not come back before the game's end: ranked last, as who left
-            now, grace = time.monotonic(), t.services.settings.grace
+            now, grace = t.services.clock.now(), t.services.settings.grace
             gone = tuple(i for i, s in enumerate(t.seats)
                          if s.person and s.away_since is not None and now - s.away_since >= grace)
             jobs.append((competition.finish, (game.db_id, game.deals, list(game.totals), last, gone)))
@@ -290,7 +289,7 @@ class GameFlow:
         pause = t.intermission
         if pause is None:
             return
-        if self.present() <= pause.ready or time.monotonic() >= pause.until:
+        if self.present() <= pause.ready or t.services.clock.now() >= pause.until:
             t.intermission = None
             await self.deal_started(pause.following)
 
@@ -303,7 +302,7 @@ class GameFlow:
         if pause is None:
             return None
         # whole seconds, rounded up: enough for a countdown, and the same in every run of a test
-        left = math.ceil(max(0.0, pause.until - time.monotonic()))
+        left = math.ceil(max(0.0, pause.until - self.table.services.clock.now()))
         return {"ready": sorted(pause.ready), "time_left": left}
 
     async def resume(self) -> None:
@@ -323,5 +322,4 @@ class GameFlow:
         """Try the current deal's end again in a while: no move can come to a deal that is over,
         so nothing else would (after a restart, ``Hub.recover`` resumes it at once)."""
         t = self.table
-        loop = asyncio.get_running_loop()
-        loop.call_later(t.services.settings.retry, t.enqueue_resume)
+        t.services.clock.call_later(t.services.settings.retry, t.enqueue_resume)

@@ -14,18 +14,18 @@ from sqlalchemy import CompoundSelect, select, union_all
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import aliased
 
-from . import challenge as ch
 from .accounts import Accounts
 from .schema import ChallengeEntryRow, EventDealRow, EventRow, GamePlayerRow, GameRow
+from .store import today
 
 
-def hidden_games(viewer: str | None) -> CompoundSelect[tuple[int | None]]:
+def hidden_games(viewer: str | None, day: str) -> CompoundSelect[tuple[int | None]]:
     """The ids of the games whose outcome ``viewer`` (an account's id; None: no session) may
-    not see yet, as a subquery (never a NULL in it: ``NOT IN`` stays right)."""
+    not see yet on ``day`` (today, UTC), as a subquery (never a NULL in it: ``NOT IN`` stays right)."""
     # (an event with games is playing or finished: "not over" as the statuses' index reads it)
     at_events = (select(EventDealRow.game_id).join(EventRow, EventRow.id == EventDealRow.event_id)
                  .where(EventRow.status.in_(("registering", "playing")), EventDealRow.game_id.is_not(None)))
-    entry, day = ChallengeEntryRow, ch.today()
+    entry = ChallengeEntryRow
     today = select(entry.game_id).where(entry.day >= day, entry.game_id.is_not(None))
     if viewer is not None:
         mine = aliased(ChallengeEntryRow)  # (``mine.day >= day`` too: PostgreSQL reads today's only)
@@ -40,14 +40,15 @@ def of_player(conn: Connection, pid: str, viewer: str | None) -> list[int]:
     challenge, the events under way), so a list to leave out rather than a subquery per game row
     (which PostgreSQL's planner may walk every game with)."""
     mine = select(GamePlayerRow.game_id).where(GamePlayerRow.player_id == pid)
-    hidden = hidden_games(viewer).subquery()
+    hidden = hidden_games(viewer, today(conn)).subquery()
     return list(conn.execute(select(hidden.c.game_id).where(hidden.c.game_id.in_(mine))).scalars())
 
 
 def is_hidden(conn: Connection, gid: int, viewer: str | None) -> bool:
     """Game ``gid``'s outcome is not ``viewer``'s to see yet."""
-    return conn.execute(select(GameRow.id).where(GameRow.id == gid,
-                                                 GameRow.id.in_(hidden_games(viewer)))).first() is not None
+    hidden = hidden_games(viewer, today(conn))
+    found = conn.execute(select(GameRow.id).where(GameRow.id == gid, GameRow.id.in_(hidden))).first()
+    return found is not None
 
 
 async def viewer(accounts: Accounts, session: str | None) -> str | None:

@@ -8,7 +8,6 @@ import contextlib
 import logging
 import random
 import secrets
-import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
@@ -47,22 +46,26 @@ class Hub:
     def __init__(self, store: Store, settings: Settings | None = None,
                  chance: random.Random | None = None, cluster: Cluster | None = None) -> None:
         self.store = store
+        # Every timer, pause, lease, limit and stamp reads the store's clock (``clock``).
+        self.clock = store.clock
         # Several processes as one site (``cluster``, docs/scaling.md), or None: this one alone.
         self.cluster = cluster
         self.relay = None if cluster is None else Relay(self, cluster)
         self.peers = None if cluster is None else Peers(self, cluster)
-        self.shared_quota = None if cluster is None else SharedQuota(cluster)  # over every node
+        # over every node
+        self.shared_quota = None if cluster is None else SharedQuota(cluster, clock=store.clock)
         self.remote_lobby: dict[str, dict[str, Any]] = {}  # other nodes' listed tables, by id
         self._scanner: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()  # (a task nobody holds may be collected)
-        self.accounts = Accounts(store, shared=None if cluster is None else SharedLoginLimits(cluster))
+        shared_logins = None if cluster is None else SharedLoginLimits(cluster, clock=store.clock)
+        self.accounts = Accounts(store, shared=shared_logins)
         self.settings = settings or Settings()
         self.chat = ChatServices(store)
         self.presence = Presence(store)
         self.lobby_room = Room(self.chat, "lobby")
         self.services = TableServices(self.settings, store, SlowLane(), chance or secrets.SystemRandom(),
                                       self.lobby_changed, BotPool(self.settings.search_workers), self.chat,
-                                      self.presence)
+                                      self.presence, self.clock)
         self.tables: dict[str, Table] = {}
         self.lobby: set[Client] = set()
         # Tables no longer counted in their creator's quota: a finished table's later changes
@@ -73,11 +76,11 @@ class Hub:
         # This process's tables the lobby was told of (listed): only these may be said removed,
         # so that a private table's id never reaches anyone through the lobby.
         self._announced: set[str] = set()
-        self.quota = TableQuota()
+        self.quota = TableQuota(clock=self.clock)
         self._empty_since: dict[str, float] = {}  # table → since when nobody is there (not in play)
         self._sweeper: asyncio.Task[None] | None = None
         st = self.settings
-        self.flood = FloodLimits(st.flood_rate, st.flood_burst, st.flood_cooldown)
+        self.flood = FloodLimits(st.flood_rate, st.flood_burst, st.flood_cooldown, self.clock)
 
     async def recover(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="hub-sweeper")
@@ -140,7 +143,7 @@ class Hub:
         """Every third of a lease: claim the tables of the nodes whose lease is gone."""
         assert self.relay is not None
         while True:
-            await asyncio.sleep(cluster.lease / 3)
+            await self.clock.sleep(cluster.lease / 3)
             try:
                 orphans = await cluster.orphans()
                 alive = set(await cluster.live_nodes())
@@ -330,7 +333,7 @@ class Hub:
         self._lobby_dirty.add(tid)
         if not self._lobby_pending:
             self._lobby_pending = True
-            asyncio.get_running_loop().call_later(0.05, self._flush_lobby)
+            self.clock.call_later(0.05, self._flush_lobby)
 
     def _flush_lobby(self) -> None:
         self._lobby_pending = False
@@ -372,7 +375,7 @@ class Hub:
 
     async def _sweep_forever(self) -> None:
         while True:
-            await asyncio.sleep(self.settings.sweep_every)
+            await self.clock.sleep(self.settings.sweep_every)
             try:
                 await self.sweep()
                 await event_tables.start_due(self)
@@ -385,7 +388,7 @@ class Hub:
         nobody is there (``Autoplay.arm``), is abandoned after ``deserted_game_ttl``, or
         ``bots_only_ttl`` when no person is seated. Closed tables leave the lobby and are not
         reloaded at a restart. Returns their ids."""
-        now = time.monotonic()
+        now = self.clock.now()
         st = self.settings
         closing = []
         for tid, table in list(self.tables.items()):
@@ -444,7 +447,7 @@ def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
     t.seats = [Seat(player_id=s.get("player_id"), name=s.get("name", ""), bot=s.get("bot"),
                     account=s.get("account", False))
                for s in row.seats]
-    now = time.monotonic()
+    now = services.clock.now()
     for s in t.seats:
         if s.player_id is not None:
             s.away_since = now  # nobody is connected yet: the grace period starts now

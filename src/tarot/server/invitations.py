@@ -5,14 +5,12 @@ hostile player could bury someone under them. A sender may send ``PER_SENDER`` i
 and invite the same player to the same table again only ``REPEAT_AFTER`` seconds later; a
 receiver gets at most ``PER_RECEIVER`` in any minute from everyone together. Over a limit, the
 seconds until the oldest invitation counted leaves its window (``retry_after``). The windows are
-this process's: in a cluster each node counts those sent from it. The clock is injectable, so
-that tests move it instead of waiting."""
+this process's: in a cluster each node counts those sent from it. They read the server's clock
+(``clock``), so that tests move it instead of waiting."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
+from .clock import SYSTEM, Clock
 from .limits import Windows
 
 PER_SENDER = 5  # invitations a player may send in any minute
@@ -21,7 +19,7 @@ REPEAT_AFTER = 300.0  # seconds before the same player is invited to the same ta
 
 
 class InvitationLimits:
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Clock = SYSTEM) -> None:
         self.clock = clock
         self.senders = Windows(PER_SENDER, 60.0)
         self.receivers = Windows(PER_RECEIVER, 60.0)
@@ -32,7 +30,7 @@ class InvitationLimits:
         seconds to wait. One not ``delivered`` (the receiver muted the sender) is refused and
         counted for the sender alike, so that it cannot tell; it takes nothing of the receiver's
         room, which a muted player must not use up for the others."""
-        now = self.clock()
+        now = self.clock.now()
         mine = ((self.senders, sender), (self.repeats, f"{sender} {receiver} {table}"))
         wait = max(self.receivers.wait(receiver, now), *(w.wait(key, now) for w, key in mine))
         if not wait:

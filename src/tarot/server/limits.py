@@ -16,11 +16,12 @@ message would cost more than the flood it stops), but a cut-off holds on every n
 from __future__ import annotations
 
 import contextlib
-import time
 from collections import Counter, deque
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
+
+from .clock import SYSTEM, Clock
 
 MAX_KEYS = 50_000  # buckets kept at most: full ones (the same as a new one) go first, then the oldest
 ADDRESS_FACTOR = 4  # an address may do what this many players may (guest identities are free)
@@ -127,7 +128,8 @@ class Windows:
 class FloodLimits:
     """One bucket per player and one per address (``ADDRESS_FACTOR`` times the room)."""
 
-    def __init__(self, rate: float, burst: float, cooldown: float) -> None:
+    def __init__(self, rate: float, burst: float, cooldown: float, clock: Clock = SYSTEM) -> None:
+        self.clock = clock
         self.players = Buckets(rate, burst, cooldown, lambda key, s: self._blocked("player", key, s))
         self.addresses = Buckets(rate * ADDRESS_FACTOR, burst * ADDRESS_FACTOR, cooldown,
                                  lambda key, s: self._blocked("address", key, s))
@@ -140,17 +142,17 @@ class FloodLimits:
 
     def cut_off(self, kind: str, key: str, seconds: float) -> None:
         """Another node cut this player or address off: it is cut off here too."""
-        (self.players if kind == "player" else self.addresses).block(key, seconds, time.monotonic())
+        (self.players if kind == "player" else self.addresses).block(key, seconds, self.clock.now())
 
     def refused(self, player: str, address: str) -> float:
         """Seconds before ``player`` (empty before its hello) or ``address`` may send again;
         0 while neither is cut off. Does not take a token."""
-        now = time.monotonic()
+        now = self.clock.now()
         return max(self.addresses.wait(address, now), self.players.wait(player, now) if player else 0.0)
 
     def take(self, player: str, address: str) -> float:
         """A message from ``player`` at ``address``: 0 if allowed, else the seconds it is cut off for."""
-        now = time.monotonic()
+        now = self.clock.now()
         wait = self.addresses.take(address, now)
         if not wait and player:
             wait = self.players.take(player, now)
@@ -168,7 +170,8 @@ class TableQuota:
     and several at once must not all pass the same look."""
 
     def __init__(self, open_at_once: int = OPEN_TABLES_PER_PLAYER,
-                 per_minute: int = CREATES_PER_MINUTE) -> None:
+                 per_minute: int = CREATES_PER_MINUTE, clock: Clock = SYSTEM) -> None:
+        self.clock = clock
         self.open_at_once = open_at_once
         self.per_minute = per_minute
         self._owners: dict[str, tuple[str, ...]] = {}  # table → the keys of who created it
@@ -183,7 +186,7 @@ class TableQuota:
     def refuse(self, player: str, address: str, open_tables: Collection[str]) -> Refusal | None:
         """Why ``player`` at ``address`` may not create a table now, or None; ``open_tables``:
         the ids of the tables not finished."""
-        now = time.monotonic()
+        now = self.clock.now()
         for key in self._keys(player, address):
             factor = ADDRESS_FACTOR if key[0] == "a" else 1
             held = self._under_way[key] + sum(1 for tid in open_tables if key in self._owners.get(tid, ()))
@@ -201,7 +204,7 @@ class TableQuota:
     def creating(self, tid: str, player: str, address: str) -> Iterator[None]:
         """Around the creation of table ``tid``: it counts from now on, as under way, then as open."""
         keys = self._keys(player, address)
-        now = time.monotonic()
+        now = self.clock.now()
         for key in keys:
             self._recent[key[0]].note(key, now)
         self._under_way.update(keys)
@@ -221,13 +224,15 @@ class LoginLimits:
     """Sign-in attempts, per name and per address: a name guessed at from many addresses and an
     address trying many names are both slowed down (``Buckets``), with the time to wait."""
 
-    def __init__(self, per_name: float = 10, per_address: float = 30, cooldown: float = 60.0) -> None:
+    def __init__(self, per_name: float = 10, per_address: float = 30, cooldown: float = 60.0,
+                 clock: Clock = SYSTEM) -> None:
+        self.clock = clock
         self.names = Buckets(per_name / 300, per_name, cooldown)  # refilled in five minutes
         self.addresses = Buckets(per_address / 300, per_address, cooldown)
 
     def take(self, key: str, address: str) -> float:
         """0 if this attempt may go on, else the seconds to wait."""
-        now = time.monotonic()
+        now = self.clock.now()
         wait = max(self.names.wait(key, now), self.addresses.wait(address, now))
         if wait:
             return wait

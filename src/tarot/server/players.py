@@ -9,7 +9,6 @@ player's balance is always the sum of their ledger."""
 from __future__ import annotations
 
 import secrets
-import time
 from typing import Any
 
 from sqlalchemy import and_, delete, func, insert, select, update
@@ -18,7 +17,7 @@ from sqlalchemy.engine import Connection
 from . import text_policy
 from .ratings import Rating, new_rating
 from .schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow, RatingRow, SessionRow
-from .store import token_hash
+from .store import stamp, today, token_hash
 
 STARTING_CHIPS = 1000  # a new account's balance
 DAILY_FLOOR = 500  # once a day, a balance below this is topped up to it: nobody is stuck
@@ -33,10 +32,6 @@ class NotEnoughChips(Exception):
     def __init__(self, player_id: str) -> None:
         super().__init__(player_id)
         self.player_id = player_id
-
-
-def today() -> str:
-    return time.strftime("%Y-%m-%d", time.gmtime())
 
 
 # --- accounts ------------------------------------------------------------------------
@@ -84,7 +79,7 @@ def create_account(conn: Connection, name: str, key: str, password_hash: str,
     token changes: a guest's browser token no longer opens it, only a session does. Gives the
     player's id; raises ``sqlalchemy.exc.IntegrityError`` if the name is taken, ``LookAlike`` if
     it looks like another account's."""
-    now = time.time()
+    now = stamp(conn)
     values = {"name": name, "name_key": key, "skeleton": named(conn, name),
               "password_hash": password_hash, "renamed": now,
               "token_hash": token_hash(secrets.token_urlsafe(24))}
@@ -102,7 +97,7 @@ def create_account(conn: Connection, name: str, key: str, password_hash: str,
 
 def rename(conn: Connection, pid: str, name: str, key: str) -> None:
     conn.execute(update(PlayerRow).where(PlayerRow.id == pid)
-                 .values(name=name, name_key=key, skeleton=named(conn, name, pid), renamed=time.time()))
+                 .values(name=name, name_key=key, skeleton=named(conn, name, pid), renamed=stamp(conn)))
 
 
 def bot_identity(kind: str, think: float) -> tuple[str, str]:
@@ -120,7 +115,7 @@ def bot_account(conn: Connection, kind: str, name: str) -> str:
     if by_id(conn, pid) is None:
         conn.execute(insert(PlayerRow).values(
             id=pid, token_hash=token_hash(secrets.token_urlsafe(24)), name=name, name_key=name.casefold(),
-            skeleton=text_policy.skeleton(name), bot=kind, created=time.time(), chips=0, xp=0))
+            skeleton=text_policy.skeleton(name), bot=kind, created=stamp(conn), chips=0, xp=0))
     return pid
 
 
@@ -128,7 +123,7 @@ def bot_account(conn: Connection, kind: str, name: str) -> str:
 
 def open_session(conn: Connection, pid: str) -> str:
     token = secrets.token_urlsafe(32)
-    conn.execute(insert(SessionRow).values(token_hash=token_hash(token), player_id=pid, created=time.time()))
+    conn.execute(insert(SessionRow).values(token_hash=token_hash(token), player_id=pid, created=stamp(conn)))
     return token
 
 
@@ -142,7 +137,7 @@ SESSION_DAYS = 30  # a session (its cookie) lasts this long after its sign-in
 def by_session(conn: Connection, token: str) -> PlayerRow | None:
     """The account of a session not older than ``SESSION_DAYS`` (the cookie's own age is the
     browser's to keep; the server does not trust it)."""
-    since = time.time() - SESSION_DAYS * 86400
+    since = stamp(conn) - SESSION_DAYS * 86400
     return _one(conn, select(PlayerRow).join(SessionRow, SessionRow.player_id == PlayerRow.id)
                 .where(SessionRow.token_hash == token_hash(token), SessionRow.created >= since))
 
@@ -154,7 +149,7 @@ def credit(conn: Connection, pid: str, game_id: int | None, kind: str, chips: in
     if chips == 0 and xp == 0:
         return
     conn.execute(insert(LedgerRow).values(player_id=pid, game_id=game_id, kind=kind, chips=chips, xp=xp,
-                                          created=time.time()))
+                                          created=stamp(conn)))
     conn.execute(update(PlayerRow).where(PlayerRow.id == pid)
                  .values(chips=PlayerRow.chips + chips, xp=PlayerRow.xp + xp))
 
@@ -168,13 +163,13 @@ def take_stake(conn: Connection, pid: str, game_id: int, stake: int) -> None:
     if done.rowcount != 1:
         raise NotEnoughChips(pid)
     conn.execute(insert(LedgerRow).values(player_id=pid, game_id=game_id, kind="stake", chips=-stake, xp=0,
-                                          created=time.time()))
+                                          created=stamp(conn)))
 
 
 def daily_top_up(conn: Connection, pid: str) -> int:
     """Once a day, an account's balance below ``DAILY_FLOOR`` is raised to it; the chips given."""
     row = by_id(conn, pid)
-    day = today()
+    day = today(conn)
     if row is None or row.name_key is None or row.bot is not None or row.topped_up == day:
         return 0
     conn.execute(update(PlayerRow).where(PlayerRow.id == pid).values(topped_up=day))

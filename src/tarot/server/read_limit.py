@@ -7,12 +7,11 @@ Kept in memory, per process, as the sign-in limits are. A pure ASGI middleware."
 
 from __future__ import annotations
 
-import time
-
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from .accounts import AccountError
 from .api import refusal
+from .clock import Clock
 from .limits import Buckets
 from .settings import Settings
 
@@ -20,15 +19,16 @@ COOLDOWN = 10.0  # seconds an address that went over is refused
 
 
 class ReadLimit:
-    def __init__(self, app: ASGIApp, settings: Settings) -> None:
+    def __init__(self, app: ASGIApp, settings: Settings, clock: Clock) -> None:
         self.app = app
+        self.clock = clock
         self.buckets = Buckets(settings.read_rate, settings.read_burst, COOLDOWN)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         reads = scope["type"] == "http" and scope["method"] in ("GET", "HEAD")
         if reads and scope["path"].startswith("/api/"):
             client = scope.get("client")
-            wait = self.buckets.take(client[0] if client else "", time.monotonic())
+            wait = self.buckets.take(client[0] if client else "", self.clock.now())
             if wait:
                 refused = AccountError(429, "too_many_requests", f"too many requests: wait {wait:.0f} s",
                                        round(wait, 1))

@@ -5,7 +5,6 @@ on ``Table``; its messages about seats come here (``Table._handle``)."""
 from __future__ import annotations
 
 import secrets
-import time
 from typing import TYPE_CHECKING
 
 from . import protocol as p
@@ -76,7 +75,7 @@ class Seating:
         s = t.seats[seat]
         s.conns.discard(client)
         if not s.conns and s.away_since is None:
-            s.away_since = time.monotonic()
+            s.away_since = t.services.clock.now()
             t.event({"kind": "presence", "seat": seat, "away": True}, lobby=False)
             await t.flow.maybe_next_deal()
 

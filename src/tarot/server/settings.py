@@ -13,6 +13,7 @@ from .slowlane import SlowLane
 
 if TYPE_CHECKING:
     from .chat import ChatServices
+    from .clock import Clock
     from .friends import Presence
     from .store import Store
 
@@ -53,6 +54,7 @@ class TableServices:
     bot_pool: BotPool  # where search bots think, shared by every table
     chat: ChatServices  # mutes and chat limits, shared by every room
     presence: Presence  # who is connected, their friends, invitations
+    clock: Clock  # every timer and pause of the tables (``clock``)
 
     def seed_and_salt(self) -> tuple[str, str]:
         """A deal's seed and its commitment's salt (128 bits each)."""

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from typing import TYPE_CHECKING
 
 from redis.exceptions import RedisError
 
+from .clock import SYSTEM, Clock
 from .limits import ADDRESS_FACTOR, CREATES_PER_MINUTE, OPEN_TABLES_PER_PLAYER, LoginLimits, Refusal
 
 if TYPE_CHECKING:
@@ -84,8 +84,9 @@ class SharedQuota:
     every node of the cluster."""
 
     def __init__(self, cluster: Cluster, open_at_once: int = OPEN_TABLES_PER_PLAYER,
-                 per_minute: int = CREATES_PER_MINUTE) -> None:
+                 per_minute: int = CREATES_PER_MINUTE, clock: Clock = SYSTEM) -> None:
         self.cluster = cluster
+        self.clock = clock  # (its wall time: the nodes' shared reference)
         self.open_at_once = open_at_once
         self.per_minute = per_minute
         self._reserve = cluster.redis.register_script(_RESERVE)
@@ -96,7 +97,7 @@ class SharedQuota:
         whose = [f"p:{player}"] + ([f"a:{address}"] if address else [])
         keys = [self.cluster.key(kind, who) for who in whose for kind in ("quota-open", "quota-recent")]
         answer = await self._reserve(keys=keys, args=[
-            self.cluster.prefix, tid, int(time.time() * 1000), self.open_at_once, self.per_minute,
+            self.cluster.prefix, tid, int(self.clock.wall() * 1000), self.open_at_once, self.per_minute,
             ADDRESS_FACTOR, KEEP_MS, UNDER_WAY_MS])
         verdict = [int(x) for x in answer]
         if verdict[0] == 0:
@@ -153,15 +154,16 @@ class SharedLoginLimits:
     ``LoginLimits`` answer (logged): sign-in stays possible, and still limited, as on a site
     without Redis."""
 
-    def __init__(self, cluster: Cluster, local: LoginLimits | None = None) -> None:
+    def __init__(self, cluster: Cluster, local: LoginLimits | None = None, clock: Clock = SYSTEM) -> None:
         self.cluster = cluster
-        self.local = local or LoginLimits()
+        self.clock = clock
+        self.local = local or LoginLimits(clock=clock)
         self._take = cluster.redis.register_script(_LOGIN)
         self.wait = LOGIN_WAIT
 
     async def take(self, key: str, address: str) -> float:
         """0 if this attempt may go on, else the seconds to wait."""
-        args: list[float] = [int(time.time() * 1000)]
+        args: list[float] = [int(self.clock.wall() * 1000)]
         for b in (self.local.names, self.local.addresses):
             args += [b.burst, b.rate / 1000, b.cooldown * 1000]
         try:

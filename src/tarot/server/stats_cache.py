@@ -15,7 +15,6 @@ visible (``hidden``)."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,7 +56,7 @@ class StatsCache:
     async def get(self, store: Store, key: str, viewer: str | None) -> Answer:
         """The statistics of the player whose folded name is ``key``, as ``viewer`` may see them
         (``stats.compute``); None for no such player."""
-        now = time.monotonic()
+        now = store.clock.now()
         found = self._answers.get((key, viewer))
         if found is None or found[0] <= now:
             task = asyncio.create_task(self._answer(store, key, viewer))

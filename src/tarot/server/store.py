@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextvars import ContextVar
@@ -38,6 +37,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import sessionmaker
 
+from .clock import SYSTEM, Clock, day_of
 from .protocol import encode
 from .schema import ActionRow, Base, DealRow, GameRow, PlayerRow, TableRow
 
@@ -194,6 +194,18 @@ def migrate(url: str, revision: str = "head") -> None:
         engine.dispose()
 
 
+def stamp(conn: Connection) -> float:
+    """The time a transaction stamps its rows with: its store's clock (``Store``), like SQL's
+    ``now()``; the system's on a connection that is not a store's."""
+    clock: Clock = conn.info.get("clock", SYSTEM)
+    return clock.wall()
+
+
+def today(conn: Connection) -> str:
+    """The date (UTC) in a transaction: a daily challenge's day, a top-up's."""
+    return day_of(stamp(conn))
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -228,8 +240,9 @@ class Store:
     """The repository. Reads run on the worker thread through ``run``; writes, ``fn(conn, …)``,
     through ``write`` (SQLite: on the event loop's thread; see the module's docstring)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, clock: Clock = SYSTEM) -> None:
         self.url = normalize_url(url)
+        self.clock = clock  # the server's time (``clock``): its stamps, its tables' timers
         kwargs: dict[str, Any] = {"json_serializer": _json}
         self.inline = self.url.startswith("sqlite")  # writes on the event loop's thread
         if self.inline:
@@ -240,13 +253,14 @@ class Store:
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.inline:
             event.listen(self.engine, "connect", _sqlite_pragmas)
+        event.listen(self.engine, "connect", lambda _dbapi, record: record.info.__setitem__("clock", clock))
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-store")
         self._pending: list[tuple[list[Job], asyncio.Future[list[Any]]]] = []
         self._flusher: asyncio.Task[None] | None = None  # committing the pending writes, if running
         self._flush_soon = False  # inline: a flush is scheduled for this loop iteration
         self._checkpoint: Future[None] | None = None  # inline: the WAL checkpoint under way
-        self._checkpointed = time.monotonic()
+        self._checkpointed = clock.now()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -303,7 +317,7 @@ class Store:
         loop's thread that stalled every table for tens of milliseconds. So automatic
         checkpoints are off (``_sqlite_pragmas``) and a passive one, which does not block the
         writer, runs here in the background."""
-        now = time.monotonic()
+        now = self.clock.now()
         if now - self._checkpointed < CHECKPOINT_EVERY or (
                 self._checkpoint is not None and not self._checkpoint.done()):
             return
@@ -388,7 +402,7 @@ class Store:
         done = conn.execute(_UPDATE_PLAYER, {"p_id": pid, "p_name": name})
         if done.rowcount == 0:
             conn.execute(_INSERT_PLAYER, {"id": pid, "token_hash": token_hash(token), "name": name,
-                                          "created": time.time()})
+                                          "created": stamp(conn)})
 
     # --- tables ------------------------------------------------------------------
 
@@ -399,11 +413,10 @@ class Store:
         if done.rowcount == 0:
             conn.execute(_INSERT_TABLE, {"id": tid, "created": values["updated"], **values})
 
-    @staticmethod
-    def _table_values(host: str | None, options: dict[str, Any], seats: list[Any], status: str,
+    def _table_values(self, host: str | None, options: dict[str, Any], seats: list[Any], status: str,
                       version: int, invite: str | None = None) -> dict[str, Any]:
         return {"host": host, "options": options, "seats": seats, "status": status,
-                "version": version, "invite": invite, "updated": time.time()}
+                "version": version, "invite": invite, "updated": self.clock.wall()}
 
     @staticmethod
     def _table_update(tid: str, values: dict[str, Any]) -> dict[str, Any]:
@@ -413,13 +426,14 @@ class Store:
     @_grouped(_Rows(_TABLE_STATUS))
     def set_table_status(self, tid: str, status: str, version: int) -> dict[str, Any]:
         """Only the status and version of a saved table (its options and seats unchanged)."""
-        return {"p_id": tid, "p_status": status, "p_version": version, "p_updated": time.time()}
+        return {"p_id": tid, "p_status": status, "p_version": version, "p_updated": self.clock.wall()}
 
     @staticmethod
-    def _game_row(tid: str, number: int, players: int, deals: int, first_dealer: int) -> dict[str, Any]:
+    def _game_row(tid: str, number: int, players: int, deals: int, first_dealer: int,
+                  started: float) -> dict[str, Any]:
         return {"table_id": tid, "number": number, "players": players, "deals": deals,
                 "first_dealer": first_dealer, "status": "playing", "totals": [0] * players,
-                "started": time.time(), "finished": None}
+                "started": started, "finished": None}
 
     @staticmethod
     def _deal_row(gid: int, number: int, dealer: int, seed: str, salt: str,
@@ -441,7 +455,7 @@ class Store:
     def begin_games(self, conn: Connection, starts: list[tuple[tuple[Any, ...], tuple[Any, ...],
                                                                 tuple[Any, ...]]]) -> list[tuple[int, int]]:
         """``begin_game`` for many tables: three statements in all."""
-        games = [self._game_row(*game) for _, game, _ in starts]
+        games = [self._game_row(*game, stamp(conn)) for _, game, _ in starts]
         by_table = {tid: gid for gid, tid in conn.execute(_INSERT_GAMES, games)}
         if len(by_table) != len(games):  # the ids are told apart by table
             raise ValueError("a table begins two games in one batch")
@@ -461,18 +475,18 @@ class Store:
 
     @_grouped(_Rows(_FINISH_GAME, json=("p_totals",)))
     def finish_game(self, gid: int, totals: list[int]) -> dict[str, Any]:
-        return {"p_id": gid, "p_totals": totals, "p_finished": time.time()}
+        return {"p_id": gid, "p_totals": totals, "p_finished": self.clock.wall()}
 
     @_grouped(_Rows(_ABANDON_GAME))
     def abandon_game(self, gid: int) -> dict[str, Any]:
         """A game stopped before its end because nobody was there (its totals as they were)."""
-        return {"p_id": gid, "p_finished": time.time()}
+        return {"p_id": gid, "p_finished": self.clock.wall()}
 
     async def add_action(self, deal_id: int, index: int, version: int, action: dict[str, Any],
                          by: str) -> None:
         """Store one action; returns once it is committed."""
         row = {"deal_id": deal_id, "index": index, "table_version": version, "action": action,
-               "by": by, "created": time.time()}
+               "by": by, "created": self.clock.wall()}
         await self.write(self.insert_action, row)
 
     @_grouped(_Rows(_INSERT_ACTIONS, json=("action",)))

@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -164,8 +163,7 @@ class Table:
                 if deadline is None:
                     client, message = await self.queue.get()
                 else:
-                    timeout = max(0.0, deadline - time.monotonic())
-                    client, message = await asyncio.wait_for(self.queue.get(), timeout)
+                    client, message = await self.services.clock.wait_until(self.queue.get(), deadline)
             except TimeoutError:
                 self._on_deadline()
                 continue
@@ -193,7 +191,7 @@ class Table:
         pause = self.intermission
         if pause is None:
             self.autoplay.on_deadline()
-        elif not pause.ending and time.monotonic() >= pause.until:
+        elif not pause.ending and self.services.clock.now() >= pause.until:
             # (its end needs the store: the actor handles it as a message)
             pause.ending = True
             self.enqueue(None, Resume())
