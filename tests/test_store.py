@@ -45,7 +45,7 @@ def _commits(store: Store) -> list[int]:
 
 def start_game(conn: Any, tid: str, number: int, players: int, deals: int, first_dealer: int) -> int:
     """A write of a game's row alone (the server writes it with its first deal: ``begin_game``)."""
-    row = Store._game_row(tid, number, players, deals, first_dealer, stamp(conn))
+    row = Store._game_row(tid, number, players, deals, first_dealer) | {"started": stamp(conn)}
     return int(conn.execute(insert(GameRow).returning(GameRow.id), row).scalar_one())
 
 

@@ -429,11 +429,11 @@ class Store:
         return {"p_id": tid, "p_status": status, "p_version": version, "p_updated": self.clock.wall()}
 
     @staticmethod
-    def _game_row(tid: str, number: int, players: int, deals: int, first_dealer: int,
-                  started: float) -> dict[str, Any]:
+    def _game_row(tid: str, number: int, players: int, deals: int, first_dealer: int) -> dict[str, Any]:
+        """A new game's row, but for when it ``started`` (the transaction's ``stamp``)."""
         return {"table_id": tid, "number": number, "players": players, "deals": deals,
                 "first_dealer": first_dealer, "status": "playing", "totals": [0] * players,
-                "started": started, "finished": None}
+                "finished": None}
 
     @staticmethod
     def _deal_row(gid: int, number: int, dealer: int, seed: str, salt: str,
@@ -455,7 +455,8 @@ class Store:
     def begin_games(self, conn: Connection, starts: list[tuple[tuple[Any, ...], tuple[Any, ...],
                                                                 tuple[Any, ...]]]) -> list[tuple[int, int]]:
         """``begin_game`` for many tables: three statements in all."""
-        games = [self._game_row(*game, stamp(conn)) for _, game, _ in starts]
+        now = stamp(conn)
+        games = [self._game_row(*game) | {"started": now} for _, game, _ in starts]
         by_table = {tid: gid for gid, tid in conn.execute(_INSERT_GAMES, games)}
         if len(by_table) != len(games):  # the ids are told apart by table
             raise ValueError("a table begins two games in one batch")
