@@ -87,8 +87,9 @@ class _ManualTimer:
 
 class ManualClock:
     """A clock that stands still until ``advance`` moves it (tests). Moving it fires, in time
-    order, every timer and sleep it passes, each on its own loop; ``advance`` may be called from
-    the loop's thread or from another (a test driving a ``TestClient``)."""
+    order, every timer and sleep it passes, each on its own loop; what they start runs at the
+    clock's new time (move it in steps where that matters). ``advance`` may be called from the
+    loop's thread or from another (a test driving a ``TestClient``)."""
 
     def __init__(self, start: float = 1_000.0, wall: float = 1_800_000_000.0) -> None:
         self._now = start
