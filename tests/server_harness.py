@@ -19,7 +19,7 @@ pytest.importorskip("fastapi")
 from starlette.testclient import TestClient
 
 from tarot.server.app import create_app
-from tarot.server.clock import SYSTEM, Clock
+from tarot.server.clock import SYSTEM, Clock, ManualClock
 from tarot.server.protocol import merge_state
 from tarot.server.settings import Settings
 
@@ -306,9 +306,20 @@ def sit_everyone(players: list[Player], tid: str) -> None:
             pl.send({"type": "sit", "seat": i})
 
 
+def next_timer(clock: ManualClock) -> bool:
+    """Move ``clock`` to its next timer (a bot's pause, a grace period, the next deal…); False
+    when none is armed."""
+    due = clock.pending()
+    if due:
+        clock.advance(max(0.0, due[0] - clock.now()))
+    return bool(due)
+
+
 def drive(players: list[Any], until_finished: bool = True, seed: int = 0, timeout: float = 60.0,
-          max_actions: int | None = None, until: Callable[[], bool] | None = None) -> int:
-    """Each scripted player acts when its state says so, until the game is finished."""
+          max_actions: int | None = None, until: Callable[[], bool] | None = None,
+          clock: ManualClock | None = None) -> int:
+    """Each scripted player acts when its state says so, until the game is finished. On a
+    ``clock`` of the test's, time passes whenever nobody has anything to do (``next_timer``)."""
     rng = random.Random(seed)
     end = time.monotonic() + timeout
     acted = 0
@@ -336,6 +347,6 @@ def drive(players: list[Any], until_finished: bool = True, seed: int = 0, timeou
                 busy = True
                 if max_actions is not None and acted >= max_actions:
                     return acted
-        if not busy:
+        if not busy and not (clock is not None and next_timer(clock)):
             time.sleep(0.002)
     raise TimeoutError("the game did not finish")

@@ -166,3 +166,17 @@ def test_the_clock_checker_catches_each_way_round_it() -> None:
     found = wall_clock_reads(source)
     assert [f.split(":")[0] for f in found] == ["1", "4", "5", "6", "8", "10"], found
     assert len(wall_clock_reads(source, io_timeouts=True)) == 5
+
+
+def test_the_engine_and_bots_pass_keeps_their_tests_and_leaves_the_sites() -> None:
+    """CI's pure-Python pass (``pytest --engine-and-bots``, conftest.py) runs every module that
+    does not start the site: the parity tests and the bots' among them."""
+    from conftest import _of_the_site
+
+    tests = Path(__file__).parent
+    for name in ("test_native_parity", "test_playout_parity", "test_bots", "test_perft", "test_arena",
+                 "test_cli"):
+        assert not _of_the_site(tests / f"{name}.py"), name
+    for name in ("test_server", "test_table", "test_transcripts", "test_e2e_hint", "test_ladder",
+                 "test_cluster"):
+        assert _of_the_site(tests / f"{name}.py"), name

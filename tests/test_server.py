@@ -24,9 +24,11 @@ from server_harness import (
     drive,
     make_client,
     merge_state,
+    next_timer,
     sit_everyone,
 )
 from tarot.engine import Deal, DealRecord
+from tarot.server.clock import ManualClock
 from tarot.server.game import commitment
 from tarot.server.table import Resume
 
@@ -441,13 +443,14 @@ def test_a_timed_table_wakes_its_actor_only_for_an_earlier_deadline(tmp_path: Pa
 def test_the_move_clock_restarts_with_each_new_position(tmp_path: Path) -> None:
     """The ``time_left`` sent with an action is the next move's whole time, not what the
     previous mover left of theirs."""
-    with make_client(db_url("sqlite", tmp_path), bot_delay=2.0) as client:
+    clock = ManualClock()  # (the bots do not wait: no bot_delay; the clock moves only when told)
+    with make_client(db_url("sqlite", tmp_path), clock) as client:
         a = Player(client, "A")
         create_table(a, players=3, deals=1, move_time=30)
         for s in (1, 2):
             a.send({"type": "add_bot", "seat": s})
         a.until(lambda s: a.my_turn, timeout=20)
-        time.sleep(1.5)  # seat 0 takes its time
+        clock.advance(1.5)  # seat 0 takes its time
         legal = a.state["view"]["legal"]  # type: ignore[index]
         # the highest bid left cannot end the deal (nor can a pass after another seat's bid)
         bid = next((x for x in reversed(legal) if x.get("bid") != "pass"), legal[0])
@@ -465,8 +468,10 @@ def test_the_move_clock_restarts_with_each_new_position(tmp_path: Path) -> None:
 
 
 def test_bot_takes_over_while_away_and_player_returns(tmp_path: Path) -> None:
-    # bot_delay: the bots must not finish the whole game while the test reads the first away moves
-    with make_client(db_url("sqlite", tmp_path), grace=0.2, bot_delay=0.05) as client:
+    # bot_delay: the bots must not finish the whole game while the test reads the first away
+    # moves (on the test's clock: it passes only when the test has nothing to read)
+    clock = ManualClock()
+    with make_client(db_url("sqlite", tmp_path), clock, grace=0.2, bot_delay=0.05) as client:
         a = Player(client, "A")
         watcher = Player(client, "W")
         tid = create_table(a, players=3, deals=2)
@@ -484,8 +489,8 @@ def test_bot_takes_over_while_away_and_player_returns(tmp_path: Path) -> None:
 
         end = time.monotonic() + 20
         while len(away_moves(watcher)) < 2 and time.monotonic() < end:
-            watcher.poll()
-            time.sleep(0.01)
+            if not watcher.poll():
+                next_timer(clock)
         assert len(away_moves(watcher)) >= 2
         assert any(m["event"]["kind"] == "presence" and m["event"]["away"] for m in watcher.messages
                    if m["type"] == "event")
@@ -493,7 +498,7 @@ def test_bot_takes_over_while_away_and_player_returns(tmp_path: Path) -> None:
         back.send({"type": "join", "table": tid})
         back.expect("snapshot")
         n = len(away_moves(back))
-        drive([back], seed=5)
+        drive([back], seed=5, clock=clock)
         assert back.state["table"]["status"] == "finished"  # type: ignore[index]
         assert len(away_moves(back)) == n  # no bot move for seat 0 after the return
         mine = [m["event"] for m in back.messages if m["type"] == "event"
