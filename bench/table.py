@@ -48,6 +48,8 @@ class LastMessage:
 
     def __init__(self) -> None:
         self.last = ""
+        self.address = "127.0.0.1"
+        self.session: str | None = None  # (no cookie: guests)
 
     async def send_text(self, text: str) -> None:
         self.last = text
