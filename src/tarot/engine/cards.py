@@ -329,9 +329,6 @@ class CardSet:
 
     __rand__, __ror__, __rxor__ = __and__, __or__, __xor__
 
-    def codes(self) -> list[str]:
-        return codes_of(self.mask)
-
     def __str__(self) -> str:
         return " ".join(codes_of(self.mask))
 

@@ -90,7 +90,7 @@ def score_deal(
     s = base + pab + poignee + chelem_prime
     scores = [-s] * players
     if partner is None:
-        scores[taker] = (players - 1) * s
+        scores[taker] = var.taker_share * s  # R24: alone against all
     else:
         scores[taker] = 2 * s
         scores[partner] = s

@@ -31,10 +31,6 @@ BOT = "heuristic"  # the same level for everyone ("club"): it plays the same car
 SEAT = 0  # the player's seat in every deal; the dealer turns, so the first to bid changes
 
 
-def month_of(day: str) -> str:
-    return day[:7]
-
-
 @dataclass(frozen=True)
 class Day:
     day: str
