@@ -2,7 +2,7 @@
 
 Deals are dealt by the engine (``Deal.new(seed=…)``) and played by random legal choices drawn
 from ``random.Random(seed)``, so the same engine gives the same files. The summaries are the
-worked examples of RULES.md written as DESIGN.md deal summaries.
+worked examples of docs/rules.md written as deal summaries (docs/records.md).
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def summary(taker: int, contract: str, oudlers: int, points: float, players: int
     return out
 
 
-# RULES.md worked examples 1–6 (4 players) and 7 (3 players).
+# The worked examples of docs/rules.md: 1–6 (4 players) and 7 (3 players).
 SUMMARIES = [
     summary(1, "garde", 2, 49, petit_au_bout="attack", poignees=["simple"]),
     summary(0, "garde_sans", 2, 45, petit_au_bout="defence"),

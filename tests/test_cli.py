@@ -54,7 +54,7 @@ def summary(players: int, taker: int, contract: str, oudlers: int, points: float
             "chelem": None, **more}
 
 
-# RULES.md worked examples; the expected scores are computed by hand from the text (taker, then S).
+# The worked examples of docs/rules.md; the expected scores computed by hand from the text (taker, then S).
 WORKED = [
     # 1. garde, 2 oudlers, 49 points: (25+8)×2 + 20 poignée + 20 petit au bout = 106
     (summary(4, 1, "garde", 2, 49, petit_au_bout="attack", poignees=["simple"]), [-106, 318, -106, -106]),
@@ -293,7 +293,7 @@ def test_annulled_deals(tmp_path: Path) -> None:
              write(tmp_path / "sec.json", petit_sec.to_dict())]
     result = invoke("replay", "--json", *files)
     assert result.exit_code == 0
-    # DESIGN.md: an annulled deal's scores are all 0, one per seat; the other keys null
+    # docs/records.md: an annulled deal's scores are all 0, one per seat; the other keys null
     assert json_lines(result.stdout) == [
         {"legal": True, "annulled": "all_pass", "taker": None, "partner": None, "contract": None,
          "oudlers": None, "points": None, "made": None, "scores": [0, 0, 0, 0]},

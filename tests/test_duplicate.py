@@ -27,7 +27,7 @@ def test_defence_and_overall() -> None:
 
 
 def test_match_points_are_the_square_root_of_the_gap() -> None:
-    assert match_points(144) == 12.0  # the RULES.md example
+    assert match_points(144) == 12.0  # the example of docs/rules.md (R26)
     assert match_points(-144) == -12.0
     assert match_points(0) == 0.0
 

@@ -107,7 +107,7 @@ def test_game_views_and_legal_actions_follow_the_current_deal() -> None:
 
 
 def test_a_sheet_row_gives_each_figure_of_the_deal() -> None:
-    """RULES.md worked example 3 (4 players): prise lost by 7, the taker showed a simple poignée
+    """Worked example 3 of docs/rules.md (4 players): prise lost by 7, the taker showed a simple poignée
     and took the Petit au bout: −(25+7) − 20 + 10 = −42. Each figure the browser's result shows
     comes from its own key (their sum alone would not tell two primes apart)."""
     score = score_deal(players=4, taker=1, contract=Contract.PRISE, oudlers=2, points=34,

@@ -1,4 +1,4 @@
-"""The architecture of DESIGN.md: the engine is standard library only; nothing imports the server."""
+"""The architecture (docs/architecture.md): the engine is standard library only; nothing imports the site."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Scenario tests: hand-made deals, positions reached from records or actions, exact legal sets.
 
-Every expected figure below is worked out by hand from RULES.md (the derivation is in the
+Every expected figure below is worked out by hand from docs/rules.md (the derivation is in the
 comments); the engine is never used to produce an expectation. Only the cards that matter are
 written in each test: ``layout`` deals the remaining cards deterministically (card-index order:
 spades, hearts, diamonds, clubs low to high, then T1…T21, then EX; the chien first, then the
@@ -338,7 +338,7 @@ def test_all_pass_annuls_the_deal() -> None:
     assert deal.legal_actions() == []
     res = deal.result()
     assert res.annulled is Annulment.ALL_PASS and res.score is None
-    # DESIGN.md: an annulled deal scores 0 for every seat
+    # docs/records.md: an annulled deal scores 0 for every seat
     assert res.to_dict()["annulled"] == "all_pass" and res.to_dict()["scores"] == [0, 0, 0, 0]
     refused(deal, Bid(1, Contract.PRISE), "R7")
 

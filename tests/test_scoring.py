@@ -1,4 +1,4 @@
-"""RULES.md worked examples (public test vectors) through the scoring function, and R21–R24."""
+"""The worked examples of docs/rules.md (public test vectors) through the scoring function, and R21–R24."""
 
 from __future__ import annotations
 

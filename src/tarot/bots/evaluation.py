@@ -1,4 +1,4 @@
-"""Hand evaluation for bidding, the king call and the écart (the club method of STRATEGY.md)."""
+"""Hand evaluation for bidding, the king call and the écart (the club method of docs/strategy.md)."""
 
 from __future__ import annotations
 

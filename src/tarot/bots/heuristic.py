@@ -1,7 +1,7 @@
 """A sound club player in rules of thumb: fast (well under a millisecond a decision).
 
 Bidding and écart come from ``evaluation``; card play reads the view through ``Knowledge``
-(cards played, voids, trump ceilings, known partner) and follows the advice of STRATEGY.md:
+(cards played, voids, trump ceilings, known partner) and follows the advice of docs/strategy.md:
 the attack draws trumps and brings the Petit home, the defence hunts the Petit, loads points on
 a partner who wins, saves its own Petit, and signals the FFT way.
 """

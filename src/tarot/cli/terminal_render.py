@@ -2,7 +2,7 @@
 tricks, numbered choices and the final ranking.
 
 Cards are shown as ``K♥``, ``10♠``, ``T21`` (trumps keep their number) and ``★`` (the Excuse);
-the player types the ASCII codes of RULES.md R1 (``KH``, ``10S``, ``T21``, ``EX``) or a number.
+the player types the ASCII codes of R1 (docs/rules.md) (``KH``, ``10S``, ``T21``, ``EX``) or a number.
 """
 
 from __future__ import annotations

@@ -75,7 +75,7 @@ class DealResult:
         return self.score.scores if self.score else (0,) * self.players
 
     def to_dict(self) -> dict[str, Any]:
-        """The replay result shape of DESIGN.md (without ``legal``)."""
+        """The replay result shape of docs/records.md (without ``legal``)."""
         s = self.score
         if s is None:
             return {"annulled": self.annulled.value if self.annulled else None, "taker": None,

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 class IllegalAction(ValueError):
     """An action the rules forbid at this point; the state is left unchanged.
 
-    ``rule`` is the RULES.md number (``"R15"``) and ``reason`` the explanation in English;
+    ``rule`` is the number in docs/rules.md (``"R15"``) and ``reason`` the explanation in English;
     ``str(error)`` is ``"R15: …"``. ``why`` names the reason without words (``"must_follow"``)
     and ``args`` its particulars as card and suit codes (``{"suit": "H"}``), so that a program
     can say it in its user's language.

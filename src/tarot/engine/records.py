@@ -1,4 +1,4 @@
-"""Deal records, format ``tarot-deal/1`` (DESIGN.md): read, write, replay.
+"""Deal records, format ``tarot-deal/1`` (docs/records.md): read, write, replay.
 
 A record is the deal's parameters plus its action list; replaying it rebuilds the state
 and re-checks every action. Unknown optional keys (top level and inside actions) are kept
@@ -188,7 +188,7 @@ class DealRecord:
 
 
 def replay_result(record: DealRecord) -> dict[str, Any]:
-    """Replay and give the DESIGN.md result object (``legal`` false with the error if illegal)."""
+    """Replay and give the result object of docs/records.md (``legal`` false with the error if illegal)."""
     try:
         deal = record.replay()
     except RecordError as e:

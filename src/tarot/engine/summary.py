@@ -1,4 +1,4 @@
-"""Deal summaries (DESIGN.md): the score calculator for players with real cards."""
+"""Deal summaries (docs/records.md): the score calculator for players with real cards."""
 
 from __future__ import annotations
 
