@@ -13,6 +13,7 @@ from sqlalchemy import create_engine, select
 
 from server_harness import Player, account, create_table, db_url, drive, make_client
 from tarot.server import cancelvote, competition, players
+from tarot.server.clock import ManualClock
 from tarot.server.ratings import new_rating, rate
 from tarot.server.schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow
 from tarot.server.store import normalize_url
@@ -224,13 +225,18 @@ def test_a_game_is_cancelled_only_when_every_person_accepts(kind: str, tmp_path:
     balances_match_ledger(url)
 
 
-def test_a_vote_nobody_answers_ends_and_the_game_goes_on(tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cancelvote, "VOTE_TIME", 0.5)
-    with make_client(db_url("sqlite", tmp_path), bot_delay=0.3) as client:
+def test_a_vote_nobody_answers_ends_and_the_game_goes_on(tmp_path: Path) -> None:
+    clock = ManualClock()  # (the bots wait for it too: the game does not run away meanwhile)
+    with make_client(db_url("sqlite", tmp_path), clock, bot_delay=0.3) as client:
         alice, _ = start_two_accounts(client, stake=0)
         alice.send({"type": "cancel_game"})
         alice.until(lambda s: s["cancel"] is not None)
+        assert alice.state["cancel"]["time_left"] == cancelvote.VOTE_TIME  # type: ignore[index]
+        clock.advance(cancelvote.VOTE_TIME - 0.1)
+        alice.send({"type": "ping"})
+        alice.expect("pong")
+        assert alice.state["cancel"] is not None  # type: ignore[index]
+        clock.advance(0.1)
         alice.until(lambda s: s["cancel"] is None, timeout=5)
         assert any(m["type"] == "event" and m["event"]["kind"] == "cancel_expired" for m in alice.messages)
         assert alice.state is not None and alice.state["table"]["status"] == "playing"

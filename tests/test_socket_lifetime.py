@@ -11,18 +11,25 @@ import pytest
 pytest.importorskip("fastapi")
 
 from server_harness import Player, db_url, make_client, sign_up, until_closed
+from tarot.server.clock import ManualClock
 
 
 def test_a_socket_that_says_no_hello_in_time_is_closed(tmp_path: Path) -> None:
     """Issue 34, item 8: 150 sockets that never said hello were all still open 45 s later. Now
-    one has ``hello_timeout`` seconds (the event loop's clock), whatever else it sends; one that
-    said hello stays open."""
-    with make_client(db_url("sqlite", tmp_path), hello_timeout=0.2) as client:
+    one has ``hello_timeout`` seconds (10, on the server's clock: the test's), whatever else it
+    sends; one that said hello stays open."""
+    clock = ManualClock()
+    with make_client(db_url("sqlite", tmp_path), clock) as client:
         greeted = Player(client, "Early")
         with client.websocket_connect("/ws") as silent:
             silent.send_json({"type": "ping"})  # anything but a hello does not count
+            assert silent.receive_json()["code"] == "no_hello"
+            clock.advance(9.9)
+            silent.send_json({"type": "ping"})  # still open, still read
+            assert silent.receive_json()["code"] == "no_hello"
+            clock.advance(0.1)
             got, code = until_closed(silent)
-        assert [m["code"] for m in got] == ["no_hello", "hello_timeout"] and code == 1008
+        assert [m["code"] for m in got] == ["hello_timeout"] and code == 1008
         greeted.send({"type": "ping"})  # older than the timeout by now
         assert greeted.expect("pong", timeout=5)
 

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("fastapi")
 
 from server_harness import Player, choose, create_table, db_url, drive, make_client
+from tarot.server.clock import ManualClock
 
 
 def play_until(players: list[Player], done: Any, seed: int) -> None:
@@ -147,19 +148,21 @@ def test_the_next_deal_waits_for_every_seated_person(tmp_path: Path) -> None:
 
 
 def test_the_next_deal_starts_by_itself_after_its_wait(tmp_path: Path) -> None:
-    with make_client(db_url("sqlite", tmp_path), next_deal_wait=0.3) as client:
+    clock = ManualClock()  # the wait is the default one (20 s), on the test's clock
+    with make_client(db_url("sqlite", tmp_path), clock) as client:
         a = Player(client, "Ann")
         create_table(a, players=3, deals=2)
         a.send({"type": "add_bot", "seat": 1})
         a.send({"type": "add_bot", "seat": 2})
-
-        def second_deal() -> bool:
-            s = a.state
-            return bool(s and s["game"] and s["game"]["deal"] == 2 and s["view"] is not None)
-
-        play_until([a], second_deal, seed=2)
-        seen_pause = any(m.get("state", {}).get("next_deal") for m in a.messages if m["type"] == "event")
-        assert seen_pause and a.state["game"]["deal"] == 2 and a.state["next_deal"] is None  # type: ignore[index]
+        play_until([a], lambda: bool(a.state and a.state["next_deal"]), seed=2)
+        assert a.state["next_deal"] == {"ready": [], "time_left": 20}  # type: ignore[index]
+        clock.advance(19.9)
+        a.send({"type": "ping"})
+        a.expect("pong")
+        assert a.state["next_deal"] is not None and a.state["view"] is None  # type: ignore[index]
+        clock.advance(0.1)
+        state = a.until(lambda s: s["view"] is not None)
+        assert state["game"]["deal"] == 2 and state["next_deal"] is None
 
 
 def test_watchers_of_a_table_without_spectators_go_back_to_the_lobby_when_it_starts(tmp_path: Path) -> None:
