@@ -16,8 +16,10 @@ from fastapi.testclient import TestClient
 
 from server_harness import Player, create_table, db_url, make_client
 from tarot.server.app import create_app
+from tarot.server.clock import ManualClock
 from tarot.server.hub import LOBBY_PAGE
 from tarot.server.limits import CREATES_PER_MINUTE, OPEN_TABLES_PER_PLAYER
+from tarot.server.settings import Settings
 
 
 @pytest.mark.parametrize("path", ["/", "/static/app.js", "/static/style.css", "/api/tables", "/nowhere"])
@@ -99,7 +101,8 @@ def test_a_table_nobody_is_at_closes_and_stays_closed(tmp_path: Path) -> None:
     """Issue 16, lobby hygiene: a waiting table whose people all left closes after a while
     (gone from the lobby and not reloaded at a restart); a table with someone seated stays."""
     url = db_url("sqlite", tmp_path)
-    with make_client(url, empty_table_ttl=0.3, sweep_every=0.1) as client:
+    clock = ManualClock()  # the hub sweeps when the test says, at the test's time
+    with make_client(url, clock) as client:
         hub = client.app.state.hub  # type: ignore[attr-defined]
         a, b = Player(client, "A"), Player(client, "B")
         left = create_table(a, players=4)
@@ -107,9 +110,14 @@ def test_a_table_nobody_is_at_closes_and_stays_closed(tmp_path: Path) -> None:
         b.until(lambda s: s["table"]["seats"][0]["taken"])
         a.until(lambda s: s["table"]["seats"][0]["taken"])
         a.close()  # the only person at that table goes away
-        end = time.monotonic() + 10
-        while left in hub.tables and time.monotonic() < end:
-            time.sleep(0.05)
+        a_gone = time.monotonic() + 10
+        while hub.tables[left].watchers and time.monotonic() < a_gone:
+            time.sleep(0.002)
+        assert client.portal.call(hub.sweep) == []  # (seen empty from now on)
+        clock.advance(Settings.empty_table_ttl - 1)
+        assert client.portal.call(hub.sweep) == []  # not yet
+        clock.advance(1)
+        assert client.portal.call(hub.sweep) == [left]  # its time is up; B's table stays
         assert left not in hub.tables and kept in hub.tables
         assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [kept]
         b.close()
