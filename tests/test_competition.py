@@ -168,7 +168,8 @@ def test_who_leaves_a_competitive_game_is_ranked_last(kind: str, tmp_path: Path)
 
 def test_who_went_away_and_was_not_back_at_the_end_is_ranked_last(tmp_path: Path) -> None:
     url = db_url("sqlite", tmp_path)
-    with make_client(url, grace=0.2) as client:
+    clock = ManualClock()  # the grace (30 s) passes whenever Alice has nothing to do
+    with make_client(url, clock) as client:
         alice, bob = account(client, "Alice", "10.0.0.1"), account(client, "Bob", "10.0.0.2")
         tid = create_table(alice, players=3, deals=1, competitive=True, stake=10)
         bob.send({"type": "join", "table": tid})
@@ -177,7 +178,7 @@ def test_who_went_away_and_was_not_back_at_the_end_is_ranked_last(tmp_path: Path
         seat_bots(alice, range(2, 3))
         alice.until(lambda s: s["table"]["status"] == "playing")
         bob.close()  # the tab closed: away, a bot plays for Bob after the grace; he never comes back
-        drive([alice])
+        drive([alice], clock=clock)
         bob_out = game_end(alice)["outcome"][1]
         assert bob_out["left"] is True and bob_out["rank"] == 3 and bob_out["xp"] == 0
     balances_match_ledger(url)

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from server_harness import Player, db_url, drive, make_client, sign_up
+from server_harness import Player, db_url, drive, make_client, next_timer, sign_up
 from tarot.engine.duplicate import TableResult, mark_tables, rank_standings
+from tarot.server.clock import ManualClock
 
 KINDS = ["sqlite", "postgres"]
 NAMES = ["Anne", "Bruno", "Chloé", "David", "Emma", "Fabien", "Gaëlle", "Hugo"]
@@ -251,7 +252,8 @@ def test_an_event_table_plays_on_when_everybody_has_gone(tmp_path: Path) -> None
     grace period), even when nobody is connected, and the event ends."""
     import time
 
-    with make_client(db_url("sqlite", tmp_path), grace=0.05) as client:
+    clock = ManualClock()  # the grace (30 s) passes as soon as nothing else is due
+    with make_client(db_url("sqlite", tmp_path), clock) as client:
         members = [Member(client, name, f"10.0.0.{i + 1}") for i, name in enumerate(NAMES[:2])]
         eid = new_event(members[0], deals=1)
         members[1].post(f"/api/events/{eid}/registration")
@@ -261,7 +263,8 @@ def test_an_event_table_plays_on_when_everybody_has_gone(tmp_path: Path) -> None
         end = time.monotonic() + 60
         while client.get(f"/api/events/{eid}").json()["status"] != "finished":
             assert time.monotonic() < end, "the event did not end"
-            time.sleep(0.1)
+            next_timer(clock)
+            time.sleep(0.02)
         assert [r["name"] for r in client.get(f"/api/events/{eid}").json()["ranking"]] != []
 
 

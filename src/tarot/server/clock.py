@@ -91,9 +91,10 @@ class ManualClock:
     clock's new time (move it in steps where that matters). ``advance`` may be called from the
     loop's thread or from another (a test driving a ``TestClient``)."""
 
-    def __init__(self, start: float = 1_000.0, wall: float = 1_800_000_000.0) -> None:
+    def __init__(self, start: float = 1_000.0, wall: float | None = None) -> None:
         self._now = start
-        self._wall_offset = wall - start
+        # (by default it starts at the real date: what a test sends, a start time, is real too)
+        self._wall_offset = (time.time() if wall is None else wall) - start
         self._timers: list[tuple[float, int, _ManualTimer]] = []
         self._order = itertools.count()  # (timers due at the same time fire in creation order)
         self._lock = threading.Lock()
