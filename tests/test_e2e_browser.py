@@ -119,76 +119,89 @@ def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str]
     while time.monotonic() < end:
         if page.locator(done).count():
             return seen
-        # label, felt and hand read together, in one look: events from the bots' moves redraw the
-        # page (between two looks the trick may end and the human lead the next, with no #last)
-        label, center, legal = page.evaluate(LOOK) if peek else (None, None, 0)
-        if peek and label is not None and legal:
-            # (on the human's own turn to play: nothing moves until it does)
-            if "peeked" not in seen:
-                page.click("#last")
-                assert page.locator("#last").inner_text() == "Current trick"
-                assert "Previous trick →" in page.locator("#center").inner_text()
-                seen.add("peeked")
-            elif label == "Previous trick":  # a later trick: the current one is shown again
-                assert center is not None and "Previous trick →" not in center
-                seen.add("peek_ended")
-            else:
-                assert label == "Current trick" and center is not None and "Previous trick →" in center
-        if page.locator("button.bid").count():
-            seen.add("bid")
-            if "bidding" in shots:
-                page.screenshot(path=str(SHOTS / shots.pop("bidding")))
-            # take with ``take`` (else the highest bid) the first time: the chien, the call, the écart
-            bid = page.locator(f"button.bid[data-bid='{take}']")
-            if not bid.count():
-                bid = page.locator("button.bid").last
-            if "took" in seen:
-                bid = page.locator("button.bid[data-bid='pass']")
-            seen.add("took")
-            tap(bid)
-        elif page.locator("button.call").count():
-            seen.add("call")
-            if "call" in shots:
-                page.screenshot(path=str(SHOTS / shots.pop("call")))
-            tap(page.locator("button.call").first)
-        elif page.locator("#ecart").count():
-            seen.add("ecart")
-            need = int(page.locator("#actions span").first.inner_text().split("/")[-1].split(")")[0])
-            if "ecart" in shots:
-                page.screenshot(path=str(SHOTS / shots.pop("ecart")))
-            # Only the cards still missing: an event between two clicks clears the selection,
-            # and clicking a selected card would take it back out.
-            for _ in range(need - page.locator("#hand .card.legal.selected").count()):
-                page.locator("#hand .card.legal:not(.selected)").first.click()
-            if page.locator("#ecart:enabled").count():
-                page.click("#ecart")
-        elif page.locator("button.chelem").count():
-            tap(page.locator("button.chelem").last)
-        elif poignee and page.locator("button.poignee").count():
-            seen.add("poignee")
-            page.locator("button.poignee").first.click()  # the smallest size, cards proposed
-            chosen = page.locator("#poignee-pick .card.selected")
-            count = chosen.count()
-            assert count >= 10 and not page.locator("#poignee-show").is_disabled()
-            chosen.first.click()  # one card fewer: the poignée cannot be shown
-            assert page.locator("#poignee-show").is_disabled()
-            page.locator("#poignee-pick .card:not(.selected)").first.click()
-            page.click("#poignee-show")
-            page.wait_for_selector(".poignee-shown[data-seat='0']")
-            assert page.locator(".poignee-shown[data-seat='0'] .card").count() == count
-            if shown:
-                shown()
-        elif page.locator("#hand .card.legal").count():
-            # the human's turn came between the look for a poignée and this one: look again (the
-            # offer and the legal cards are drawn together, so it is there now if it is offered)
-            if poignee and "poignee" not in seen and page.locator("button.poignee").count():
-                continue
-            seen.add("play")
-            if "play" in shots and page.locator("#center").count():
-                page.screenshot(path=str(SHOTS / shots.pop("play")))
-            tap(page.locator("#hand .card.legal").first)
+        play_step(page, seen, shots, take, poignee, peek, shown)
         page.wait_for_timeout(80)
     raise TimeoutError(f"{done} not reached; saw {seen}")
+
+
+def play_step(page: Any, seen: set[str], shots: dict[str, str], take: str = "garde", poignee: bool = False,
+              peek: bool = False, shown: Callable[[], None] | None = None) -> bool:
+    """One look at the page and what the human does there (``play_until``), if anything: True
+    if it did something. The result of a deal up: the next deal, at once, as a player does."""
+    # label, felt and hand read together, in one look: events from the bots' moves redraw the
+    # page (between two looks the trick may end and the human lead the next, with no #last)
+    label, center, legal = page.evaluate(LOOK) if peek else (None, None, 0)
+    if peek and label is not None and legal:
+        # (on the human's own turn to play: nothing moves until it does)
+        if "peeked" not in seen:
+            page.click("#last")
+            assert page.locator("#last").inner_text() == "Current trick"
+            assert "Previous trick →" in page.locator("#center").inner_text()
+            seen.add("peeked")
+        elif label == "Previous trick":  # a later trick: the current one is shown again
+            assert center is not None and "Previous trick →" not in center
+            seen.add("peek_ended")
+        else:
+            assert label == "Current trick" and center is not None and "Previous trick →" in center
+    if page.locator("button.bid").count():
+        seen.add("bid")
+        if "bidding" in shots:
+            page.screenshot(path=str(SHOTS / shots.pop("bidding")))
+        # take with ``take`` (else the highest bid) the first time: the chien, the call, the écart
+        bid = page.locator(f"button.bid[data-bid='{take}']")
+        if not bid.count():
+            bid = page.locator("button.bid").last
+        if "took" in seen:
+            bid = page.locator("button.bid[data-bid='pass']")
+        seen.add("took")
+        tap(bid)
+    elif page.locator("button.call").count():
+        seen.add("call")
+        if "call" in shots:
+            page.screenshot(path=str(SHOTS / shots.pop("call")))
+        tap(page.locator("button.call").first)
+    elif page.locator("#ecart").count():
+        seen.add("ecart")
+        need = int(page.locator("#actions span").first.inner_text().split("/")[-1].split(")")[0])
+        if "ecart" in shots:
+            page.screenshot(path=str(SHOTS / shots.pop("ecart")))
+        # Only the cards still missing: an event between two clicks clears the selection,
+        # and clicking a selected card would take it back out.
+        for _ in range(need - page.locator("#hand .card.legal.selected").count()):
+            page.locator("#hand .card.legal:not(.selected)").first.click()
+        if page.locator("#ecart:enabled").count():
+            page.click("#ecart")
+    elif page.locator("button.chelem").count():
+        tap(page.locator("button.chelem").last)
+    elif poignee and page.locator("button.poignee").count():
+        seen.add("poignee")
+        page.locator("button.poignee").first.click()  # the smallest size, cards proposed
+        chosen = page.locator("#poignee-pick .card.selected")
+        count = chosen.count()
+        assert count >= 10 and not page.locator("#poignee-show").is_disabled()
+        chosen.first.click()  # one card fewer: the poignée cannot be shown
+        assert page.locator("#poignee-show").is_disabled()
+        page.locator("#poignee-pick .card:not(.selected)").first.click()
+        page.click("#poignee-show")
+        page.wait_for_selector(".poignee-shown[data-seat='0']")
+        assert page.locator(".poignee-shown[data-seat='0'] .card").count() == count
+        if shown:
+            shown()
+    elif page.locator("#hand .card.legal").count():
+        # the human's turn came between the look for a poignée and this one: look again (the
+        # offer and the legal cards are drawn together, so it is there now if it is offered)
+        if poignee and "poignee" not in seen and page.locator("button.poignee").count():
+            return True
+        seen.add("play")
+        if "play" in shots and page.locator("#center").count():
+            page.screenshot(path=str(SHOTS / shots.pop("play")))
+        tap(page.locator("#hand .card.legal").first)
+    elif page.locator("#next-deal:enabled").count():
+        seen.add("next")
+        tap(page.locator("#next-deal"))
+    else:
+        return False
+    return True
 
 
 def number(text: str) -> int:

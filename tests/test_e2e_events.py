@@ -7,13 +7,12 @@ docs/screenshots/event-*.png."""
 
 from __future__ import annotations
 
-import contextlib
 import time
 from pathlib import Path
 from typing import Any
 
 from test_e2e_accounts import create_account, shown
-from test_e2e_browser import SHOTS, enter, new_page, play_until, start_server, stop_server
+from test_e2e_browser import SHOTS, enter, new_page, play_step, start_server, stop_server
 
 PASSWORD = "correct horse"
 FIXED = ("#leave", "#propose-cancel", "button.add-bot", "button.add-search", "#options", "#invite-link",
@@ -66,20 +65,19 @@ def shot(page: Any, name: str, full: bool = True) -> None:
     page.screenshot(path=str(SHOTS / name), full_page=full)
 
 
-def play_both(pages: list[Any], done: str, limit: float = 420.0) -> None:
-    """Two people at one table: each plays its turns in short spells (``play_until`` waits on one
-    page only), and asks for the next deal when the result is up."""
+def play_both(pages: list[Any], done: str, limit: float = 240.0) -> None:
+    """Two people at one table, each doing what is theirs to do as soon as it shows
+    (``play_step``: its turns, the next deal when the result is up)."""
     end = time.monotonic() + limit
+    seen: list[set[str]] = [set() for _ in pages]
     while time.monotonic() < end:
         if all(p.locator(done).count() for p in pages):
             return
-        for p in pages:
-            if p.locator(done).count():
-                continue
-            if p.locator("#next-deal:enabled").count():
-                p.click("#next-deal")
-            with contextlib.suppress(TimeoutError):
-                play_until(p, done, limit=1.5)
+        acted = False
+        for p, mine in zip(pages, seen, strict=True):
+            if not p.locator(done).count():
+                acted |= play_step(p, mine, {})
+        pages[0].wait_for_timeout(80 if acted else 40)
     raise TimeoutError(f"{done} not reached")
 
 

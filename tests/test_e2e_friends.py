@@ -48,6 +48,7 @@ def test_friends_invite_chat_play_and_replay(server: str, browser: Any, tmp_path
     alice.wait_for_selector("#friends-lobby .friend.online:has-text('Bob')")
     # Alice's private table; from it she invites Bob
     alice.select_option("#options select[name=players]", "3")
+    alice.fill("#options input[name=deals]", "2")  # (the game's end and its replay: two deals do)
     alice.set_checked("#options input[name=private]", True)
     alice.click("#submit-options")
     alice.wait_for_selector("#felt")
