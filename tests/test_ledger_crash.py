@@ -33,7 +33,9 @@ websockets_sync = pytest.importorskip("websockets.sync.client")
 @contextmanager
 def serving(url: str, where: Path, port: int) -> Iterator[subprocess.Popen[str]]:
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-m", "tarot.cli", "serve", "--port", str(port), "--db", url]
+    # (the bots at once: the kill, not the pace, is what is tried)
+    command = [sys.executable, "-m", "tarot.cli", "serve", "--port", str(port), "--db", url,
+               "--bot-delay", "0", "--trick-pause", "0"]
     proc = subprocess.Popen(command, cwd=where, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             text=True, env=env, preexec_fn=dies_with_us())
     try:

@@ -220,3 +220,20 @@ def test_proxy_headers_count_only_from_the_proxies_named(tmp_path_factory: pytes
         assert state["counts"] is trusted  # (one address: the game would count for nothing)
         alice.close()
         bob.close()
+
+
+@pytest.mark.parametrize("option", ["--bot-delay", "--trick-pause", "--grace"])
+def test_a_pace_below_zero_is_one_clear_line(option: str, tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pace of the bots is the site's to choose (``--bot-delay``, ``--trick-pause``: a
+    training site may want them at once); a negative or non-number of seconds starts nothing."""
+    from typer.testing import CliRunner
+
+    from tarot.cli.commands import app as cli
+
+    monkeypatch.chdir(tmp_path)
+    for value in ("-1", "nan"):
+        done = CliRunner().invoke(cli, ["serve", option, value])
+        assert done.exit_code == 1 and done.output.splitlines() == [
+            "error: --grace, --bot-delay and --trick-pause are seconds, 0 or more"], done.output
+        assert not (tmp_path / "tarot.sqlite3").exists()

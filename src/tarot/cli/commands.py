@@ -282,6 +282,10 @@ def serve(
     db: Annotated[str | None, typer.Option(
         help="Database URL (sqlite:///file or postgresql://user@host/db); default: ./tarot.sqlite3")] = None,
     grace: Annotated[float, typer.Option(help="Seconds away before a bot plays for a player.")] = 30.0,
+    bot_delay: Annotated[float, typer.Option(
+        help="Seconds before a bot's move, so that people can follow (0: at once).")] = 0.6,
+    trick_pause: Annotated[float, typer.Option(
+        help="Seconds a finished trick stays on the felt when a person is seated.")] = 1.5,
     api_docs: Annotated[bool, typer.Option(
         help="Also serve the generated API pages (/docs, /redoc, /openapi.json).")] = False,
     redis: Annotated[str | None, typer.Option(
@@ -309,6 +313,9 @@ def serve(
         typer.echo("error: --redis needs the processes to share a PostgreSQL database "
                    "(--db postgresql://user@host/db)", err=True)
         raise typer.Exit(1)
+    if not (bot_delay >= 0 and trick_pause >= 0 and grace >= 0):
+        typer.echo("error: --grace, --bot-delay and --trick-pause are seconds, 0 or more", err=True)
+        raise typer.Exit(1)
     if redis is not None and not lease > 0:
         typer.echo("error: --lease must be a number of seconds above 0", err=True)
         raise typer.Exit(1)
@@ -323,7 +330,8 @@ def serve(
             raise typer.Exit(1) from None
     try:
         migrate(url)  # here, so that a bad URL or an unreachable database is one clear line
-        site = create_app(url, Settings(grace=grace), run_migrations=False, api_docs=api_docs,
+        site = create_app(url, Settings(grace=grace, bot_delay=bot_delay, trick_pause=trick_pause),
+                          run_migrations=False, api_docs=api_docs,
                           redis_url=redis, lease=lease)
     except Exception as exc:  # a bad URL or an unreachable database: one line, no traceback
         if os.environ.get("TAROT_DEBUG"):
