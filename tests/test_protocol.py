@@ -87,3 +87,16 @@ def test_a_message_off_the_model_is_refused() -> None:
     for good in (p.welcome("a", "Ann", "t"), p.created("t"), p.invite("t", "c"), p.pong(), p.pong("t", 3),
                  p.error("no", "no_table", table="t"), p.missed("t", 1, []), p.lobby([], 0, 0)):
         p.server_message.validate_python(good)
+
+
+def test_the_browser_dispatches_exactly_the_server_messages() -> None:
+    """net.js's one switch on a message's type names every server message once, and nothing
+    else: a message added on one side only fails here (issue 32), not in a player's console."""
+    import re
+    from pathlib import Path
+
+    net = (Path(p.__file__).parent / "static" / "js" / "net.js").read_text(encoding="utf-8")
+    switch = net[net.index("switch (m.type)"):net.index("default:")]
+    cases = re.findall(r'case "(\w+)":', switch)
+    assert len(cases) == len(set(cases))
+    assert sorted(cases) == sorted(p.SERVER_TYPES)
