@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from typing import Final
+from typing import Any, Final
+
+from .cards import half_points, mask_of
 
 
 class Contract(IntEnum):
@@ -109,3 +111,28 @@ def variant(players: int) -> Variant:
 
 # R20: target by number of oudlers.
 TARGETS: Final = (56, 51, 41, 36)
+CONTRACT_BASE: Final = 25  # R22: (25 + the margin) × the multiplier
+PETIT_AU_BOUT: Final = 10  # R23: × the multiplier, to the side that took the last trick with it
+CHELEM_ANNOUNCED: Final = 400  # R23: announced and made
+CHELEM: Final = 200  # made without announcing it (by either side)
+CHELEM_FAILED: Final = 200  # announced and missed: paid by the attack
+
+
+def reference(players: int) -> dict[str, Any]:
+    """The figures a player looks up at ``players`` players (the site's cheat sheet): card
+    values (R3), targets by oudlers (R20), contracts' multipliers (R7), the score's parts
+    (R22–R23), the poignées' sizes and primes (R14, R23) and the taker's share (R24)."""
+    var = variant(players)
+    examples = {"oudler": "T21", "king": "KH", "queen": "QH", "knight": "NH", "jack": "JH", "other": "2H"}
+    return {
+        "players": players,
+        "card_values": {kind: half_points(mask_of([code])) / 2 for kind, code in examples.items()},
+        "targets": list(TARGETS),
+        "multipliers": {c.name_text: c.multiplier for c in Contract},
+        "contract_base": CONTRACT_BASE,
+        "petit_au_bout": PETIT_AU_BOUT,
+        "poignees": [{"size": size.name_text, "trumps": trumps, "prime": size.value}
+                     for size, trumps in zip(PoigneeSize, var.poignee_thresholds, strict=True)],
+        "chelem": {"announced": CHELEM_ANNOUNCED, "unannounced": CHELEM, "failed": -CHELEM_FAILED},
+        "taker_share": var.taker_share,
+    }

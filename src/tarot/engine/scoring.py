@@ -6,7 +6,18 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .rules import TARGETS, Contract, PoigneeSize, Side, variant
+from .rules import (
+    CHELEM,
+    CHELEM_ANNOUNCED,
+    CHELEM_FAILED,
+    CONTRACT_BASE,
+    PETIT_AU_BOUT,
+    TARGETS,
+    Contract,
+    PoigneeSize,
+    Side,
+    variant,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,18 +85,18 @@ def score_deal(
     rounded = math.ceil(points) if made else math.floor(points)
     margin = abs(rounded - target)
     sign = 1 if made else -1
-    base = (25 + margin) * mult * sign
+    base = (CONTRACT_BASE + margin) * mult * sign
 
-    pab = 0 if petit_au_bout is None else 10 * mult * (1 if petit_au_bout is Side.ATTACK else -1)
+    pab = 0 if petit_au_bout is None else PETIT_AU_BOUT * mult * (1 if petit_au_bout is Side.ATTACK else -1)
     poignee = sum(poignees) * sign
     chelem_prime = 0
     if chelem is Side.ATTACK:
-        chelem_prime = 400 if chelem_announced else 200
+        chelem_prime = CHELEM_ANNOUNCED if chelem_announced else CHELEM
     else:
         if chelem_announced:
-            chelem_prime -= 200
+            chelem_prime -= CHELEM_FAILED
         if chelem is Side.DEFENCE:
-            chelem_prime -= 200
+            chelem_prime -= CHELEM
 
     s = base + pab + poignee + chelem_prime
     scores = [-s] * players

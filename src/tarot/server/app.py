@@ -19,6 +19,8 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import IntegrityError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from tarot.engine.rules import reference
+
 from . import api, challenge_api, challenge_tables, events_api, history_api, players, stats_api, text_policy
 from . import protocol as p
 from .accounts import SESSION_COOKIE
@@ -319,6 +321,12 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         if offset < 0 or not 1 <= limit <= LOBBY_PAGE:
             return JSONResponse(p.error(f"offset ≥ 0 and limit 1…{LOBBY_PAGE}", "bad_request"), 422)
         return JSONResponse(app.state.hub.lobby_state(offset, limit))
+
+    @app.get("/api/rules")
+    async def rules() -> JSONResponse:
+        """The figures of the cheat sheet, for 3, 4 and 5 players: the engine's own
+        (``tarot.engine.rules.reference``), never copied into the page."""
+        return JSONResponse({str(n): reference(n) for n in (3, 4, 5)})
 
     async def session(ws: Socket) -> None:
         if not await ws.accept():

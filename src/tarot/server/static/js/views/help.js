@@ -1,17 +1,28 @@
-// The cheat sheet (the header's "?"), for this table's player count (R14's poignées).
+// The cheat sheet (the header's "?"), for this table's player count. Its figures are the
+// engine's (GET /api/rules: card values, targets, multipliers, primes, R14's poignées); only
+// the words are the page's (static/i18n/).
 import {h} from "../dom.js";
-import {t, texts} from "../i18n.js";
+import {fill, lang, t, texts} from "../i18n.js";
 import {S} from "../state.js";
 
-const POIGNEES = {3: [13, 15, 18], 4: [10, 13, 15], 5: [8, 10, 13]};
+const RULES = await (await fetch("/api/rules")).json();
+
+// 4.5 in English, 4,5 in French
+const num = (x) => x.toLocaleString(lang() === "fr" ? "fr-FR" : "en-GB");
 
 export function helpSheet() {
-  const H = texts().help, n = S.state ? S.state.table.seats.length : 4;
+  const H = texts().help, n = S.state ? S.state.table.seats.length : 4, R = RULES[n];
   const grid = (rows) => h("table", {class: "primes"}, h("tbody", {}, rows.map((r) => h("tr", {}, r.map((x) => h("td", {}, x))))));
+  const v = R.card_values, [simple, double, triple] = R.poignees;
+  const score = fill("help_score", {base: R.contract_base, pab: R.petit_au_bout, simple: simple.prime, double: double.prime,
+    triple: triple.prime, announced: R.chelem.announced, unannounced: R.chelem.unannounced,
+    failed: String(R.chelem.failed).replace("-", "\u2212")});
   return [h("h3", {}, H.title),
-    h("h4", {}, H.values), grid(H.valuesRows), h("h4", {}, H.targets), grid(H.targetsRows),
-    h("h4", {}, H.contracts), grid(H.contractsRows), h("p", {}, H.score),
-    h("h4", {}, `${H.poignees} — ${n} ${t("players").toLowerCase()}`), grid(H.sizes.map((sz, i) => [sz, String(POIGNEES[n][i])])),
+    h("h4", {}, H.values), grid(H.valuesRows.map(([label, kind]) => [label, num(v[kind])])),
+    h("h4", {}, H.targets), grid(R.targets.map((target, oudlers) => [String(oudlers), String(target)])),
+    h("h4", {}, H.contracts), grid(H.contractsRows.map(([label, contract]) => [label, `× ${R.multipliers[contract]}`])),
+    h("p", {}, score),
+    h("h4", {}, `${H.poignees} — ${n} ${t("players").toLowerCase()}`), grid(H.sizes.map((sz, i) => [sz, String(R.poignees[i].trumps)])),
     h("p", {}, H.play),
     h("form", {method: "dialog"}, h("button", {class: "primary", id: "cheat-close"}, H.close))];
 }
