@@ -41,7 +41,18 @@ def _of_the_site(path: Path) -> bool:
     return False
 
 
+# The modules that use the one Redis of the machine (its pub/sub channels are shared by all its
+# databases): run one after another, on one worker, when the tests run in parallel.
+REDIS_MODULES = {"test_cluster", "test_cluster_redis", "test_deploy", "test_serve",
+                 "test_shared_login_limits"}
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # In parallel (pytest-xdist, ``--dist loadgroup``): a module's tests stay on one worker (its
+    # browser and its site are made once), and the Redis modules share one.
+    for item in items:
+        module = item.path.stem
+        item.add_marker(pytest.mark.xdist_group("redis" if module in REDIS_MODULES else module))
     if not config.getoption("--engine-and-bots"):
         return
     site = [item for item in items if _of_the_site(item.path)]
