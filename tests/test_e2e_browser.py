@@ -704,7 +704,17 @@ def test_french_everywhere_cards_help_and_errors(server: str, browser: Any) -> N
         page.locator("button.bid[data-bid='pass']").click()  # the first to speak: now a bid shows
         page.wait_for_function("() => document.querySelector('#app').textContent.includes('\u00a0:')")
     assert " :" not in page.locator("#app").inner_text()
+    # its figures are the engine's, asked for as it opens: when they cannot be had, the page says
+    # so (and nothing breaks); the next "?" asks again
+    page.route("**/api/rules", lambda route: route.fulfill(status=503, body="{}"))
     page.click("#help")
+    page.wait_for_function("() => document.querySelector('#toast').textContent.includes('aide-mémoire')")
+    unavailable = "L’aide-mémoire n’a pas pu être chargé\u00a0: réessayez dans un instant."
+    assert page.locator("#toast").inner_text() == unavailable
+    assert page.locator("#cheat[open]").count() == 0
+    page.unroute("**/api/rules")
+    page.click("#help")
+    page.wait_for_selector("#cheat[open] table")
     sheet = page.locator("#cheat").inner_text()
     assert "Aide-mémoire" in sheet and "Valeur des cartes" in sheet
     assert "5 joueurs" in sheet and "8" in sheet and "13" in sheet  # R14 at five players

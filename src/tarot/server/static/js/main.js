@@ -280,7 +280,11 @@ Object.assign(ACTIONS, {
   "sound": () => {
     S.sound = !S.sound; localStorage.setItem("tarot.sound", S.sound ? "on" : "off"); soundButton(); if (S.sound) chime();
   },
-  "help": () => { const d = $("#cheat"); d.replaceChildren(...helpSheet()); d.showModal(); },
+  "help": async () => {
+    const nodes = await helpSheet();
+    if (!nodes) { toast(t("help_unavailable")); return; }
+    const d = $("#cheat"); d.replaceChildren(...nodes); if (!d.open) d.showModal();
+  },
 });
 soundButton();
 

@@ -1,16 +1,22 @@
 // The cheat sheet (the header's "?"), for this table's player count. Its figures are the
-// engine's (GET /api/rules: card values, targets, multipliers, primes, R14's poignées); only
-// the words are the page's (static/i18n/).
+// engine's (GET /api/rules: card values, targets, multipliers, primes, R14's poignées), asked
+// for the first time the sheet opens; only the words are the page's (static/i18n/).
 import {h} from "../dom.js";
 import {fill, lang, t, texts} from "../i18n.js";
 import {S} from "../state.js";
 
-const RULES = await (await fetch("/api/rules")).json();
+let RULES = null;
 
 // 4.5 in English, 4,5 in French
 const num = (x) => x.toLocaleString(lang() === "fr" ? "fr-FR" : "en-GB");
 
-export function helpSheet() {
+// The sheet's nodes; null when its figures cannot be had now (the page says so).
+export async function helpSheet() {
+  if (!RULES) {
+    const r = await fetch("/api/rules").catch(() => null);
+    if (!r || !r.ok) return null;
+    RULES = await r.json();
+  }
   const H = texts().help, n = S.state ? S.state.table.seats.length : 4, R = RULES[n];
   const grid = (rows) => h("table", {class: "primes"}, h("tbody", {}, rows.map((r) => h("tr", {}, r.map((x) => h("td", {}, x))))));
   const v = R.card_values, [simple, double, triple] = R.poignees;
