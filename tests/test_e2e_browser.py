@@ -119,15 +119,16 @@ def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str]
     while time.monotonic() < end:
         if page.locator(done).count():
             return seen
-        play_step(page, seen, shots, take, poignee, peek, shown)
+        play_step(page, seen, shots, take, poignee, peek, shown, done)
         page.wait_for_timeout(80)
     raise TimeoutError(f"{done} not reached; saw {seen}")
 
 
 def play_step(page: Any, seen: set[str], shots: dict[str, str], take: str = "garde", poignee: bool = False,
-              peek: bool = False, shown: Callable[[], None] | None = None) -> bool:
+              peek: bool = False, shown: Callable[[], None] | None = None, done: str | None = None) -> bool:
     """One look at the page and what the human does there (``play_until``), if anything: True
-    if it did something. The result of a deal up: the next deal, at once, as a player does."""
+    if it did something. The result of a deal up: the next deal, at once, as a player does,
+    unless ``done`` (what the caller waits for) showed meanwhile: "#next-deal" itself, say."""
     # label, felt and hand read together, in one look: events from the bots' moves redraw the
     # page (between two looks the trick may end and the human lead the next, with no #last)
     label, center, legal = page.evaluate(LOOK) if peek else (None, None, 0)
@@ -197,6 +198,8 @@ def play_step(page: Any, seen: set[str], shots: dict[str, str], take: str = "gar
             page.screenshot(path=str(SHOTS / shots.pop("play")))
         tap(page.locator("#hand .card.legal").first)
     elif page.locator("#next-deal:enabled").count():
+        if done is not None and page.locator(done).count():
+            return False
         seen.add("next")
         tap(page.locator("#next-deal"))
     else:

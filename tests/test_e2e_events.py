@@ -76,7 +76,7 @@ def play_both(pages: list[Any], done: str, limit: float = 240.0) -> None:
         acted = False
         for p, mine in zip(pages, seen, strict=True):
             if not p.locator(done).count():
-                acted |= play_step(p, mine, {})
+                acted |= play_step(p, mine, {}, done=done)
         pages[0].wait_for_timeout(80 if acted else 40)
     raise TimeoutError(f"{done} not reached")
 
