@@ -46,9 +46,9 @@ from tarot.server.table import Table
 class LastMessage:
     """A socket that sends nowhere and keeps the last message (a ``socket.Socket`` stand-in)."""
 
-    def __init__(self) -> None:
+    def __init__(self, address: str) -> None:
         self.last = ""
-        self.address = "127.0.0.1"
+        self.address = address  # a table's players share one (the site allows 12 tables an address)
         self.session: str | None = None  # (no cookie: guests)
 
     async def send_text(self, text: str) -> None:
@@ -71,7 +71,8 @@ async def say(conn: Connection, message: dict[str, Any]) -> None:
 
 async def seat_everyone(hub: Hub, players: int, deals: int) -> tuple[Table, list[Connection]]:
     """A table of ``players`` guests, set up as browsers do it, every seat taken but the last."""
-    conns = [Connection(LastMessage(), hub) for _ in range(players)]  # type: ignore[arg-type]
+    address = f"10.{len(hub.tables) >> 8}.{len(hub.tables) & 255}.1"
+    conns = [Connection(LastMessage(address), hub) for _ in range(players)]  # type: ignore[arg-type]
     for seat, c in enumerate(conns):
         await say(c, {"type": "hello", "name": f"P{seat}"})
     await say(conns[0], {"type": "create_table", "options": {"players": players, "deals": deals}})
