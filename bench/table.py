@@ -88,9 +88,13 @@ async def play(table: Table, conns: list[Connection], driver: Driver, go: asynci
     await go.wait()
     await say(conns[-1], {"type": "sit", "seat": len(conns) - 1})
     while table.status == "playing":
-        assert table.game is not None and table.game.current is not None
-        seat = table.game.current.deal.turn
-        if seat is None:  # between deals (the next one starts within the same call)
+        game = table.game
+        seat = None if game is None or game.current is None else game.current.deal.turn
+        if seat is None:  # between deals (a deal's end being written, the next one dealt)
+            pause = table.intermission
+            if pause is not None and not pause.ready:  # a deal was redealt: everyone asks for it
+                for c in conns:
+                    await say(c, {"type": "next_deal"})
             await asyncio.sleep(0)
             continue
         t0 = time.thread_time()  # the clock of the server's figure, which this is taken from
