@@ -98,6 +98,17 @@ LOOK = ("() => [document.querySelector('#last')?.textContent, document.querySele
         " document.querySelectorAll('#hand .card.legal').length]")
 
 
+def shows_more(page: Any, box: str, items: str, first: int, label: str, total: int) -> None:
+    """A list's first page (``first`` ``items``), then its "show more" button (in ``box``, saying
+    ``label``) fetches the rest: ``total`` in all, and the button goes."""
+    more = page.locator(f"{box} button")
+    more.wait_for()
+    assert page.locator(items).count() == first and more.inner_text() == label
+    more.click()
+    page.wait_for_function(f"() => document.querySelectorAll({items!r}).length === {total}")
+    assert page.locator(box).count() == 0
+
+
 def tap(locator: Any) -> None:
     """A click of the play loop (``play_until``). The page redraws at every move, and the button
     may be gone when the click comes (the phase moved on, a move was made for the seat): the
@@ -379,12 +390,7 @@ def test_the_lobby_shows_more_tables_on_demand(tmp_path: Path, browser: Any) -> 
             page.add_init_script("localStorage.setItem('tarot.lang', 'fr')")
             page.set_default_timeout(WAIT_MS)
             enter(page, f"http://127.0.0.1:{port}", "Lou")
-            more = page.locator("p.more button")
-            more.wait_for()
-            assert page.locator("table.tables tr").count() == 50 and more.inner_text() == "Afficher plus (10)"
-            more.click()
-            page.wait_for_function("() => document.querySelectorAll('table.tables tr').length === 60")
-            assert page.locator("p.more").count() == 0
+            shows_more(page, "p.more", "table.tables tr", 50, "Afficher plus (10)", 60)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
             page.close()
     finally:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from test_e2e_accounts import create_account, shown
-from test_e2e_browser import SHOTS, enter, new_page, play_step, start_server, stop_server
+from test_e2e_browser import SHOTS, enter, new_page, play_step, shows_more, start_server, stop_server
 
 PASSWORD = "correct horse"
 FIXED = ("#leave", "#propose-cancel", "button.add-bot", "button.add-search", "#options", "#invite-link",
@@ -207,12 +207,7 @@ def test_the_lobby_shows_more_events_on_demand(tmp_path: Path, browser: Any) -> 
         engine.dispose()
         page = new_page(browser, 390, lang="fr")
         enter(page, f"http://127.0.0.1:{port}", "Lou")
-        more = page.locator("#events p.more button")
-        more.wait_for()
-        assert page.locator("#events li").count() == 50 and more.inner_text() == "Afficher plus (5)"
-        more.click()
-        page.wait_for_function("() => document.querySelectorAll('#events li').length === 55")
-        assert page.locator("#events p.more").count() == 0
+        shows_more(page, "#events p.more", "#events li", 50, "Afficher plus (5)", 55)
         no_wider(page, 390)
         assert not page.errors, page.errors
         page.context.close()
