@@ -25,7 +25,7 @@ pytest.importorskip("websockets")
 from cluster_harness import WsPlayer, env_urls, reset_redis, start_node
 from server_harness import drive, free_port, reset_postgres, sign_up_over_http
 from tarot.engine import DealRecord
-from tarot.server.table import EPOCH
+from tarot.server.table_state import EPOCH
 
 PG, REDIS = env_urls()
 pytestmark = pytest.mark.skipif(not (PG and REDIS),

@@ -90,7 +90,7 @@ def test_a_player_creates_only_so_many_tables_a_minute(tmp_path: Path) -> None:
         a = Player(client, "A")
         for _ in range(CREATES_PER_MINUTE):
             tid = create_table(a, players=4)
-            hub.tables[tid].status = "finished"  # as if played out: no longer open
+            hub.tables[tid].state.status = "finished"  # as if played out: no longer open
         a.send({"type": "create_table", "options": {"players": 4}})
         refused = a.expect("error")
         assert refused["code"] == "too_many_tables" and 0 < refused["retry_after"] <= 60
@@ -298,7 +298,7 @@ def test_a_finished_table_leaves_the_shared_quota_once(tmp_path: Path) -> None:
         try:
             table = await hub.create(tab, TableOptions(players=4), "10.0.0.1")
             hub.shared_quota = Counting()
-            table.status = "finished"
+            table.state.status = "finished"
             for _ in range(3):  # three later changes, each flushed on its own
                 hub.lobby_changed(table.id)
                 await asyncio.sleep(0.1)

@@ -357,7 +357,7 @@ def test_timeout_autoplays_with_the_heuristic(tmp_path: Path) -> None:
             a.send({"type": "add_bot", "seat": s})
         a.until(lambda s: s["view"] is not None and s["view"]["turn"] == 0, timeout=20)
         assert 0 < a.state["time_left"] <= 5  # type: ignore[index]
-        table.options = table.options.model_copy(update={"move_time": 0})  # expire at once
+        table.state.options = table.options.model_copy(update={"move_time": 0})  # expire at once
         client.portal.call(table.enqueue, None, Resume())  # type: ignore[union-attr]
         ev = None
         end = time.monotonic() + 10
@@ -378,7 +378,7 @@ def test_a_player_out_of_time_is_never_committed_to_a_contract(tmp_path: Path, p
         a = Player(client, "A")
         create_table(a, players=players, deals=2, move_time=5)
         table = next(iter(client.app.state.hub.tables.values()))  # type: ignore[attr-defined]
-        table.options = table.options.model_copy(update={"move_time": 0})  # every move expires at once
+        table.state.options = table.options.model_copy(update={"move_time": 0})  # every move expires at once
         for s in range(1, players):
             a.send({"type": "add_bot", "seat": s, "bot": "heuristic"})
         a.until(lambda st: st["table"]["status"] == "finished", timeout=120)
@@ -805,13 +805,14 @@ def test_a_deal_annulled_at_once_is_redealt(tmp_path: Path, monkeypatch: pytest.
     real = server_game.ServerGame.new_deal
     calls = {"n": 0}
 
-    def first_is_petit_sec(self: Any, seed: str | None = None, salt: str | None = None) -> Any:
+    def first_is_petit_sec(self: Any, seed: str | None = None, salt: str | None = None,
+                           after: int = 0) -> Any:
         calls["n"] += 1
         if calls["n"] == 1:  # a seed whose deal is annulled at once for this dealer
             seed = next(str(s) for s in range(100_000)
                         if Deal.new(self.players, self.next_dealer, seed=str(s)).annulled
                         is Annulment.PETIT_SEC)
-        return real(self, seed, salt)
+        return real(self, seed, salt, after)
 
     monkeypatch.setattr(server_game.ServerGame, "new_deal", first_is_petit_sec)
     with make_client(db_url("sqlite", tmp_path)) as client:
@@ -875,7 +876,7 @@ def test_a_finished_trick_stays_on_the_felt_when_a_person_is_seated(tmp_path: Pa
         a = Player(client, "A")
         create_table(a, players=3, deals=1, move_time=5)
         table = next(iter(client.app.state.hub.tables.values()))  # type: ignore[attr-defined]
-        table.options = table.options.model_copy(update={"move_time": 0})  # the person's moves: at once
+        table.state.options = table.options.model_copy(update={"move_time": 0})  # the person's moves: at once
         if not person:  # its creator sits at seat 0: stands up and watches the bots
             a.send({"type": "leave"})
             a.send({"type": "join", "table": table.id})

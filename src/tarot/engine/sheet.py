@@ -92,12 +92,17 @@ class ScoreSheet:
         """R4: the deal passes to the next seat after every deal, a redeal included."""
         return (self.first_dealer + len(self.rows)) % self.players
 
+    def row_for(self, result: DealResult, dealer: int) -> SheetRow:
+        """The row ``add`` would put on the sheet, without putting it there."""
+        number = None if result.annulled else self.played + 1
+        totals = self.totals if result.score is None else [
+            t + s for t, s in zip(self.totals, result.score.scores, strict=True)]
+        return SheetRow(number, dealer, result.annulled, result.score, tuple(totals))
+
     def add(self, result: DealResult, dealer: int) -> SheetRow:
         """Put a finished deal on the sheet: its row, with the running totals."""
-        number = None if result.annulled else self.played + 1
-        if result.score is not None:
-            self.totals = [t + s for t, s in zip(self.totals, result.score.scores, strict=True)]
-        row = SheetRow(number, dealer, result.annulled, result.score, tuple(self.totals))
+        row = self.row_for(result, dealer)
+        self.totals = list(row.totals)
         self.rows.append(row)
         return row
 

@@ -1,9 +1,11 @@
 """A table's automatic moves: bots, players away too long, the move clock, and the stand-in.
 
-The table tells ``Autoplay`` when a new position starts (``new_position``); ``arm`` starts the
-move due now (a bot's, or the stand-in's for a player away or out of time) or says when one will
-be due, and the table's actor calls ``on_deadline`` then. A move is chosen in a thread and comes
-back to the table as an ``Auto`` message, applied only if the position has not moved on.
+The table's actor tells ``Autoplay`` when a new position starts (``new_position``); ``arm``
+starts the move due now (a bot's, or the stand-in's for a player away or out of time) or says
+when one will be due, and the actor calls ``on_deadline`` then. A move is chosen in a thread and
+comes back to the table as an ``Auto`` message, which ``play`` turns into the move's event if the
+position has not moved on. ``Autoplay`` keeps its own bookkeeping (the bots, the move clock, the
+moves under way) and only reads the table's state.
 """
 
 from __future__ import annotations
@@ -18,8 +20,11 @@ from tarot.bots import Bot, bot_options, make_bot
 from tarot.bots.stand_in import StandInBot
 from tarot.engine import Action, Deal, Ecart, IllegalAction, Phase, View
 
+from . import table_events as ev
 from .botpool import POOLED
+from .outcome import NOTHING, Outcome
 from .settings import TableServices
+from .table_state import TableState
 
 if TYPE_CHECKING:
     from .table import Table
@@ -60,7 +65,7 @@ class Autoplay:
     def attended(self) -> bool:
         """Someone is there for the moves to be played; an event's table always plays on (the
         event's other tables and its results wait for it: robots play for who is away)."""
-        return bool(self.table.watchers) or self.table.at_event is not None
+        return bool(self.table.watchers) or self.table.state.at_event is not None
 
     def arm(self) -> float | None:
         """Start the automatic move due now, or return when one will be due."""
@@ -77,7 +82,7 @@ class Autoplay:
             self.paused = False
             self.new_position()
         seat_no, seat = owner
-        if self.started_for == self.table.version:
+        if self.started_for == self.table.state.version:
             return None
         settings = self.services.settings
         if seat.bot is not None:
@@ -98,7 +103,7 @@ class Autoplay:
 
     def on_deadline(self) -> None:
         owner = self._turn_owner()
-        if owner is None or self.started_for == self.table.version or not self.attended():
+        if owner is None or self.started_for == self.table.state.version or not self.attended():
             return
         seat_no, seat = owner
         now = self.services.clock.now()
@@ -111,8 +116,8 @@ class Autoplay:
     def move_allowance(self) -> float | None:
         """Seconds for the move under way: the table's time per move, the écart (six choices)
         ``ECART_TIME_FACTOR`` times as long; None without a clock."""
-        deal = self.table.deal()
-        move_time = self.table.options.move_time
+        deal = self.table.state.deal()
+        move_time = self.table.state.options.move_time
         if move_time is None or deal is None:
             return None
         factor = ECART_TIME_FACTOR if deal.phase is Phase.ECART else 1
@@ -124,36 +129,22 @@ class Autoplay:
             return None
         return max(0.0, self.turn_started + allowed - self.services.clock.now())
 
-    async def apply(self, move: Auto) -> None:
-        """An automatic move back at the table: applied if the position is the one it was
-        chosen for (the player may have come back and played)."""
-        table = self.table
-        if move.version != table.version:
-            return
-        try:
-            await table.flow.apply(move.seat, move.action, move.why)
-        except IllegalAction:
-            log.exception("table %s: automatic move refused", table.id)
-            deal = table.deal()
-            if deal is not None and deal.legal_actions():
-                await table.flow.apply(move.seat, deal.legal_actions()[0], move.why)
-
     # --- inside ------------------------------------------------------------------------
 
     def _turn_owner(self) -> tuple[int, Any] | None:
-        deal = self.table.deal()
+        deal = self.table.state.deal()
         if deal is None or deal.turn is None:
             return None
-        return deal.turn, self.table.seats[deal.turn]
+        return deal.turn, self.table.state.seats[deal.turn]
 
     def _bot_pause(self) -> float:
         """Before a bot's move: ``bot_delay``, or ``trick_pause`` when it would gather a trick
         just finished (it leads the next one) and a person is seated to see it (bots alone don't
         wait)."""
         settings = self.services.settings
-        deal = self.table.deal()
+        deal = self.table.state.deal()
         trick_done = deal is not None and deal.phase is Phase.PLAY and not deal.trick and bool(deal.tricks)
-        if trick_done and any(s.person for s in self.table.seats):
+        if trick_done and any(s.person for s in self.table.state.seats):
             return max(settings.bot_delay, settings.trick_pause)
         return settings.bot_delay
 
@@ -180,9 +171,9 @@ class Autoplay:
 
     def _start(self, seat_no: int, kind: str, why: str, delay: float) -> None:
         table = self.table
-        deal = table.deal()
+        deal = table.state.deal()
         assert deal is not None
-        self.started_for = version = table.version
+        self.started_for = version = table.state.version
         view = deal.view(seat_no)
         choose = self._chooser(seat_no, kind, view)
 
@@ -192,7 +183,7 @@ class Autoplay:
             try:
                 action = await choose()
             except Exception:
-                log.exception("table %s: bot %s failed; playing the first legal action", table.id, kind)
+                log.exception("table %s: bot %s failed; playing the first legal action", table.state.id, kind)
                 action = view.legal[0] if view.legal else _fallback(deal, seat_no)
             table.enqueue(None, Auto(version, seat_no, action, why))
 
@@ -206,3 +197,21 @@ def _fallback(deal: Deal, seat_no: int) -> Action:
     opts = deal.ecart_options()
     assert opts is not None
     return Ecart(seat_no, opts.choose())
+
+
+def play(state: TableState, move: Auto) -> Outcome:
+    """An automatic move back at the table: its event if the position is the one it was chosen
+    for (the player may have come back and played)."""
+    deal = state.deal()
+    if move.version != state.version or deal is None:
+        return NOTHING
+    action = move.action
+    try:
+        deal.check(action)
+    except IllegalAction:
+        log.exception("table %s: automatic move refused", state.id)
+        legal = deal.legal_actions()
+        if not legal:
+            return NOTHING
+        action = legal[0]
+    return Outcome(events=(ev.ActionPlayed(move.seat, action, move.why),))

@@ -14,6 +14,7 @@ from .challenge_ranking import as_dict, by_deal, day_ranking, marks, percentage
 from .clock import day_of
 from .seats import Seat
 from .table import Table
+from .table_state import TableState
 
 if TYPE_CHECKING:
     from .connection import Connection
@@ -70,14 +71,14 @@ async def play(hub: Hub, conn: Connection, number: int) -> dict[str, Any]:
     tid = f"{hub.services.chance.getrandbits(48):012x}"
     options = p.TableOptions.model_validate({"players": day.players, "deals": 1, "private": True,
                                              "spectators": False})
-    table = Table(hub.services, tid, options, conn.player_id)
-    table.challenge = p.ChallengeDeal(day=day.day, deal=number)
-    table.imposed = [day.etui(number)]
-    table.seats = [Seat(player_id=conn.player_id, name=conn.name, account=conn.account, address=conn.address)]
-    table.seats += [Seat(bot=ch.BOT, name=f"{ch.BOT.capitalize()} {i + 1}") for i in range(1, day.players)]
+    seats = [Seat(player_id=conn.player_id, name=conn.name, account=conn.account, address=conn.address)]
+    seats += [Seat(bot=ch.BOT, name=f"{ch.BOT.capitalize()} {i + 1}") for i in range(1, day.players)]
+    table = Table(hub.services, TableState.new(tid, options, conn.player_id, seats,
+                                               challenge=p.ChallengeDeal(day=day.day, deal=number),
+                                               imposed=[day.etui(number)]))
     store = hub.store
     try:
-        row = table.table_row("waiting")
+        row = table.state.row("waiting")
         earlier = await store.write(_begin, store, day.day, number, conn.player_id, row)
     except IntegrityError:  # the same deal asked twice at once (two tabs): the other one's
         earlier = await store.query(ch.entry_of, day.day, number, conn.player_id)
@@ -88,7 +89,7 @@ async def play(hub: Hub, conn: Connection, number: int) -> dict[str, Any]:
             return p.error(f"deal {number} was left unfinished and its table is closed: it cannot be "
                            "dealt again", "challenge_closed")
         return p.created(earlier.table_id)
-    await table.flow.start_game()  # before anyone may reach it: nothing else touches it yet
+    await table.start_game()  # before anyone may reach it: nothing else touches it yet
     await hub.register(table)
     table.start()
     return p.created(tid)

@@ -12,6 +12,7 @@ from . import protocol as p
 from .game import etui
 from .seats import Seat
 from .table import Table
+from .table_state import TableState
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -44,20 +45,21 @@ async def start(hub: Hub, eid: int) -> list[str]:
         tid = f"{hub.services.chance.getrandbits(48):012x}"
         options = p.TableOptions.model_validate({"players": n, "deals": event.deals, "private": True,
                                                  "spectators": False})
-        table = Table(hub.services, tid, options, None)
         bots = range(len(mine), n)
-        table.at_event = p.EventTable(id=eid, table=table_no + 1, imposed_taker=event.imposed_taker,
-                                      seats=[pid for pid, _ in mine] + [bot_seat(table_no, s) for s in bots])
+        at_event = p.EventTable(id=eid, table=table_no + 1, imposed_taker=event.imposed_taker,
+                                seats=[pid for pid, _ in mine] + [bot_seat(table_no, s) for s in bots])
         # the movement: table t starts at étui t + 1, and goes round
-        table.imposed = [etui(event.secret, n, (table_no + i) % event.deals + 1) for i in range(event.deals)]
+        imposed = [etui(event.secret, n, (table_no + i) % event.deals + 1) for i in range(event.deals)]
         now = hub.clock.now()
-        table.seats = [Seat(player_id=pid, name=name, account=True, away_since=now) for pid, name in mine]
-        table.seats += [Seat(bot=events.BOT, name=f"{events.BOT.capitalize()} {s + 1}") for s in bots]
+        seats = [Seat(player_id=pid, name=name, account=True, away_since=now) for pid, name in mine]
+        seats += [Seat(bot=events.BOT, name=f"{events.BOT.capitalize()} {s + 1}") for s in bots]
+        state = TableState.new(tid, options, None, seats, at_event=at_event, imposed=imposed)
+        table = Table(hub.services, state)
         assignments += [(pid, table_no, tid, s) for s, (pid, _) in enumerate(mine)]
         tables.append(table)
-    await store.write(events.seat, eid, assignments, [t.table_row("waiting") for t in tables], store)
+    await store.write(events.seat, eid, assignments, [t.state.row("waiting") for t in tables], store)
     for table in tables:
-        await table.flow.start_game()  # before anyone may reach it: nothing else touches it yet
+        await table.start_game()  # before anyone may reach it: nothing else touches it yet
         await hub.register(table)
         table.start()
     for pid, _, tid, _ in assignments:

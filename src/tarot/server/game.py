@@ -93,21 +93,41 @@ class ServerGame(KeepsScore):
     def is_over(self) -> bool:
         return (len(self.rows) if self.etuis else self.played) >= self.deals
 
+    def over_with(self, row: SheetRow) -> bool:
+        """The game is over once ``row`` (the current deal's, ``ScoreSheet.row_for``) is added."""
+        counted = len(self.rows) + 1 if self.etuis else self.played + (row.number is not None)
+        return counted >= self.deals
+
+    def closing_row(self) -> SheetRow:
+        """The finished current deal's row, as ``close_deal`` will put it on the sheet."""
+        info = self.current
+        assert info is not None and info.deal.is_over
+        return self.score_sheet.row_for(info.deal.result(), info.dealer)
+
+    def record(self) -> dict[str, Any]:
+        """The finished current deal's record (``DealRecord``, with its commitment revealed)."""
+        info = self.current
+        assert info is not None and info.deal.is_over
+        return DealRecord.from_deal(info.deal, deal=info.number, seed=info.seed,
+                                    commitment={"sha256": info.commitment, "salt": info.salt}).to_dict()
+
     @property
     def next_dealer(self) -> int:
         return self.score_sheet.next_dealer
 
-    def new_deal(self, seed: str | None = None, salt: str | None = None) -> DealInfo:
-        """Deal the next deal (the next imposed one, if any). It is not ``current`` yet: the table
-        makes it so once it is stored and the previous deal's end is announced."""
+    def new_deal(self, seed: str | None = None, salt: str | None = None, after: int = 0) -> DealInfo:
+        """Deal the next deal (the next imposed one, if any); ``after=1``: the one after the
+        current deal, before that deal's row is on the sheet. It is not ``current`` yet: the
+        table makes it so once it is stored and the previous deal's end is announced."""
+        index = len(self.rows) + after  # (0-based among the game's deals, redeals included)
         if self.etuis:
-            e = self.etuis[len(self.rows)]
-            return DealInfo(len(self.rows) + 1, e.dealer, e.seed, e.salt,
+            e = self.etuis[index]
+            return DealInfo(index + 1, e.dealer, e.seed, e.salt,
                             Deal.new(self.players, e.dealer, seed=e.seed), etui=e.number)
         seed = seed or secrets.token_hex(16)
         salt = salt or secrets.token_hex(16)
-        dealer = self.next_dealer
-        return DealInfo(len(self.rows) + 1, dealer, seed, salt, Deal.new(self.players, dealer, seed=seed))
+        dealer = (self.first_dealer + index) % self.players
+        return DealInfo(index + 1, dealer, seed, salt, Deal.new(self.players, dealer, seed=seed))
 
     def apply(self, action: Action) -> None:
         assert self.current is not None
@@ -120,17 +140,10 @@ class ServerGame(KeepsScore):
         info = self.current
         assert info is not None and info.deal.is_over
         result = info.deal.result()
+        record = self.record()
         row = self.score_sheet.add(result, info.dealer)
-        record = DealRecord.from_deal(info.deal, deal=info.number, seed=info.seed,
-                                      commitment={"sha256": info.commitment, "salt": info.salt}).to_dict()
         self.current = None
         return row, record, result.to_dict()
-
-    def reopen_deal(self, info: DealInfo) -> None:
-        """Undo ``close_deal`` of ``info`` (its end could not be stored): it is current again, over,
-        and the sheet and the totals are as they were."""
-        self.score_sheet.undo_last()
-        self.current = info
 
     def sheet(self) -> list[dict[str, Any]]:
         """The score sheet, one dict per row (kept: every full state sends it; do not mutate)."""

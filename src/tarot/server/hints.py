@@ -24,14 +24,14 @@ class Hints:
         self.working: set[asyncio.Task[None]] = set()
 
     def refusal(self, client: Client) -> dict[str, Any] | None:
-        t = self.table
-        seat = t.seat_of(client)
+        state = self.table.state
+        seat = state.seat_of(client.player_id)
         if seat is None:
             return p.error("you do not sit at this table", "not_seated")
-        refused = table_policy.refusal(t, p.Hint)
+        refused = table_policy.refusal(state, p.Hint)
         if refused is not None:
             return refused
-        deal = t.deal()
+        deal = state.deal()
         if deal is None:
             return p.error("no deal is being played", "no_deal")
         view = deal.view(seat)
@@ -44,15 +44,15 @@ class Hints:
         if refused is not None:
             client.send(refused)
             return
-        t = self.table
-        seat = t.seat_of(client)
-        deal = t.deal()
+        state = self.table.state
+        seat = state.seat_of(client.player_id)
+        deal = state.deal()
         assert seat is not None and deal is not None
-        key = (seat, t.version)
+        key = (seat, state.version)
         if key in self.given:
-            client.send(p.hint(t.id, t.version, self.given[key]))
+            client.send(p.hint(state.id, state.version, self.given[key]))
             return
-        services = t.services
+        services = self.table.services
         seed = services.chance.getrandbits(32)
         task = asyncio.create_task(self._work(client, key, deal.view(seat), seed, services.settings.think))
         self.working.add(task)
@@ -65,7 +65,7 @@ class Hints:
         except Exception:  # (a worker that died: the player may ask again)
             client.send(p.error("no hint could be worked out: try again", "internal"))
             return
-        if t.version != key[1]:
+        if t.state.version != key[1]:
             return  # the position moved on: the advice is for a move already made
         self.given = {key: advice}
-        client.send(p.hint(t.id, key[1], advice))
+        client.send(p.hint(t.state.id, key[1], advice))

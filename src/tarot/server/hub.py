@@ -13,15 +13,12 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from tarot.engine import Deal, action_from_dict
-
-from . import event_tables
+from . import event_tables, table_writes
 from . import protocol as p
 from .accounts import Accounts
 from .botpool import BotPool
 from .chat import ChatServices, Room
 from .friends import Presence
-from .game import DealInfo, Etui, ServerGame
 from .limits import FloodLimits, Refusal, TableQuota
 from .peers import Peers
 from .relay import Relay
@@ -29,7 +26,8 @@ from .seats import Client, Seat
 from .settings import Settings, TableServices
 from .shared_limits import SharedLoginLimits, SharedQuota
 from .slowlane import SlowLane
-from .table import EPOCH, Resume, Table
+from .table import Resume, Table
+from .table_state import TableState, restored
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -277,10 +275,10 @@ class Hub:
                 refused = None
             if refused is not None:
                 raise TableRefused(_quota_error(refused))
-        table = Table(self.services, tid, options, client.player_id)
         # Its creator sits at it as its host (at the first seat; connected once it joins).
-        table.seats[0] = Seat(player_id=client.player_id, name=client.name, account=client.account,
-                              address=client.address)
+        host = Seat(player_id=client.player_id, name=client.name, account=client.account,
+                    address=client.address)
+        table = Table(self.services, TableState.new(tid, options, client.player_id, [host]))
         with self.quota.creating(tid, client.player_id, address):
             await table.save()
         await self.register(table)
@@ -409,7 +407,7 @@ class Hub:
         for table in closing:
             await table.stop()
             with table.fenced():
-                await self.store.write_all(table.flow.abandon_jobs())
+                await self.store.write_all(table_writes.abandon_jobs(self.services, table.state))
             if self.cluster is not None:
                 await self.cluster.release(table.id)
             if table.status == "playing":
@@ -432,53 +430,5 @@ def _quota_error(refused: Refusal) -> dict[str, Any]:
 
 
 def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
-    """A table as the store left it: its seats (the people away until they come back), its
-    game and the deal under way replayed action by action."""
-    row = loaded.row
-    options = dict(row.options)
-    deal = options.pop("challenge", None)
-    imposed = options.pop("imposed", None)
-    event = options.pop("event", None)
-    t = Table(services, row.id, p.TableOptions.model_validate(options), row.host)
-    t.challenge = None if deal is None else p.ChallengeDeal.model_validate(deal)
-    t.imposed = None if imposed is None else [Etui(*e) for e in imposed]
-    t.at_event = None if event is None else p.EventTable.model_validate(event)
-    t.invite = row.invite
-    t.seats = [Seat(player_id=s.get("player_id"), name=s.get("name", ""), bot=s.get("bot"),
-                    account=s.get("account", False))
-               for s in row.seats]
-    now = services.clock.now()
-    for s in t.seats:
-        if s.player_id is not None:
-            s.away_since = now  # nobody is connected yet: the grace period starts now
-    t.version = row.version
-    t.status = row.status
-    g = loaded.game
-    if g is not None:
-        t.games_played = g.number
-    if g is not None and g.status == "playing":
-        game = ServerGame(g.players, g.deals, first_dealer=g.first_dealer, number=g.number, db_id=g.id,
-                          competitive=g.competitive, etuis=tuple(t.imposed or ()))
-        for d, acts in loaded.deals:
-            etui = game.etuis[d.number - 1].number if game.etuis else None
-            info = DealInfo(d.number, d.dealer, d.seed, d.salt,
-                            Deal.new(g.players, d.dealer, seed=d.seed), db_id=d.id, etui=etui)
-            game.current = info
-            for a in acts:
-                action, _ = action_from_dict(a.action)
-                game.apply(action)
-                t.version = max(t.version, a.table_version)
-            # A deal over but not stored as done stopped between its last card and its end:
-            # it stays current, and the table ends it as usual once resumed (``GameFlow.resume``).
-            if info.deal.is_over and d.status == "done":
-                game.close_deal()
-        if game.current is None:  # a deal's end is stored with the next deal's start, or the game's end
-            raise ValueError(f"game {g.id} is playing but has no deal under way")
-        t.game = game
-        t.status = "playing"
-    # Some events are sent without being stored (a seat's presence; a game's or a deal's start
-    # before its first card; a deal's end), so clients may have seen versions past the stored
-    # one. A restore starts the table's next epoch, above any of them; the hub stores it before
-    # anyone hears from the table, so that the next restore starts the one after.
-    t.version = (t.version // EPOCH + 1) * EPOCH
-    return t
+    """A table as the store left it (``table_state.restored``)."""
+    return Table(services, restored(loaded, services.clock.now()))

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tarot.engine import Action, Ecart
-
 from . import protocol as p
+from .cancelvote import vote_state
+from .gameflow import next_deal_state
+from .table_events import TableEvent, views
+from .table_writes import counts
 
 if TYPE_CHECKING:
     from .table import Table
@@ -18,13 +20,6 @@ if TYPE_CHECKING:
 # ones (rules booklet: « consulter la teneur du pli précédent »): views sent to clients hold the
 # last completed trick only, and ``tricks_done`` counts them all. The deal's record has the play.
 LAST_TRICKS = 1
-RESULT_EVENTS = ("deal_end", "game_start")  # the events that change a state's ``last_result``
-
-
-def public_action(action: Action, whole: dict[str, Any]) -> dict[str, Any]:
-    """What everyone may see of an action (``whole``: its ``action_to_dict``): an écart is only
-    its size (its trumps are in views)."""
-    return whole | {"ecart": len(action.cards)} if isinstance(action, Ecart) else whole
 
 
 class Renderer:
@@ -33,44 +28,47 @@ class Renderer:
         self.view_cache: dict[Any, Any] = {}  # Deal.view_parts's, from one event to the next
         self.own_json: dict[int, tuple[dict[str, Any], bytes]] = {}  # each seat's own view keys, serialized
 
-    def record(self, event: dict[str, Any], private: dict[int, dict[str, Any]], full: bool = True) -> None:
-        """Log the event and send it to every watcher with its seat's state.
+    def record(self, event: TableEvent) -> None:
+        """Log the event and send it to every watcher with its seat's state (each seat sees of
+        the event what ``table_events.views`` says).
 
-        ``full=False`` (a card, a bid: the table, the game and the last result did not change):
-        the state holds only what changed, ``version``, ``you``, ``view`` and ``time_left``.
-        Otherwise it holds every key but ``last_result`` (with the deal's whole record), which
-        goes only with the events that change it.
+        An event that is not ``full`` (a card, a bid: the table, the game and the last result did
+        not change) is sent with a state of only what changed, ``version``, ``you``, ``view`` and
+        ``time_left``. Otherwise the state holds every key but ``last_result`` (with the deal's
+        whole record), which goes only with the events that change it (``result``).
         """
         table = self.table
-        public = p.encode(event)  # the same for every seat: serialized once, not once per seat
-        table.log.append(table.version, public, private)
-        seat_of = {s.player_id: i for i, s in enumerate(table.seats) if s.player_id is not None}
+        state_ = table.state
+        shown, private = views(event)
+        public = p.encode(shown)  # the same for every seat: serialized once, not once per seat
+        table.log.append(state_.version, public, private)
+        seat_of = {s.player_id: i for i, s in enumerate(state_.seats) if s.player_id is not None}
         watchers = [(c, seat_of.get(c.player_id, -1)) for c in table.watchers]
-        deal = table.deal()
-        views: dict[int, bytes] = {}
+        deal = state_.deal()
+        seat_views: dict[int, bytes] = {}
         if deal is not None:  # what every seat sees alike is serialized once, then each seat's own
             alike, own = deal.view_parts({seat for _, seat in watchers}, LAST_TRICKS, self.view_cache)
             head = p.object_head(alike)
-            views = {seat: head + self._own_tail(seat, mine) for seat, mine in own.items()}
+            seat_views = {seat: head + self._own_tail(seat, mine) for seat, mine in own.items()}
         # Each seat's message is put together from JSON pieces, once for all its connections:
         # {"type":"event","table":…,"version":…,"event":…,"state":{…shared…,"you":…,"view":…,
         #  "version":…,"time_left":…}}: view_state's keys (a test holds each message equal to
         # the table's state when it is sent).
-        start = p.object_head({"type": "event", "table": table.id, "version": table.version}) + b'"event":'
+        start = p.object_head({"type": "event", "table": state_.id, "version": state_.version}) + b'"event":'
         state = b',"state":{'
-        if full:
-            keep_result = event.get("kind") in RESULT_EVENTS
-            state += p.object_tail(self.shared_state(keep_result))[:-1] + b","
-        end = b"," + p.object_tail({"version": table.version,
+        if event.full:
+            state += p.object_tail(self.shared_state(event.result))[:-1] + b","
+        end = b"," + p.object_tail({"version": state_.version,
                                      "time_left": table.autoplay.time_left(deal)}) + b"}"
         texts: dict[int, str] = {}  # one message per seat, shared by its connections
         for c, seat in watchers:
             text = texts.get(seat)
             if text is None:
                 mine = private.get(seat)
+                view = seat_views.get(seat, b"null")
                 text = texts[seat] = (
                     start + (public if mine is None else p.encode(mine)) + state
-                    + b'"you":' + str(seat).encode() + b',"view":' + views.get(seat, b"null") + end).decode()
+                    + b'"you":' + str(seat).encode() + b',"view":' + view + end).decode()
             c.send_text(text)
 
     def _own_tail(self, seat: int, mine: dict[str, Any]) -> bytes:
@@ -83,7 +81,7 @@ class Renderer:
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby shows it."""
-        table = self.table
+        table = self.table.state
         out = {"id": table.id, "options": table.options.model_dump(), "host": table.host,
                "status": table.status,
                "seats": [{"name": s.name or None, "bot": s.bot, "taken": not s.empty,
@@ -99,8 +97,8 @@ class Renderer:
         """The part of ``state(seat)`` that a card or a bid changes (``record`` sends the same,
         put together from JSON pieces)."""
         table = self.table
-        deal = table.deal()
-        return {"you": seat, "version": table.version,
+        deal = table.state.deal()
+        return {"you": seat, "version": table.state.version,
                 "view": None if deal is None else deal.view_dicts([seat], LAST_TRICKS)[seat],
                 "time_left": table.autoplay.time_left(deal)}
 
@@ -111,7 +109,8 @@ class Renderer:
     def shared_state(self, with_result: bool) -> dict[str, Any]:
         """The keys of ``state`` that every seat sees alike (``with_result=False``: without
         ``last_result``, for events that leave it unchanged); ``view_state`` has the others."""
-        table = self.table
+        table = self.table.state
+        now = self.table.services.clock.now()
         game = table.game
         out: dict[str, Any] = {
             "table": self.summary(),
@@ -124,10 +123,10 @@ class Renderer:
                 "ranking": game.ranking() if table.status == "finished" and not game.cancelled else None,
                 "outcome": game.outcome, "cancelled": game.cancelled,
             },
-            "next_deal": table.flow.next_deal_state(),
-            "cancel": table.voting.state(),
+            "next_deal": next_deal_state(table, now),
+            "cancel": vote_state(table, now),
             # a competitive table says before its game starts when it will count for nothing
-            "counts": table.options.competitive and table.flow.counts(),
+            "counts": table.options.competitive and counts(table),
         }
         if with_result:
             out["last_result"] = table.last_result

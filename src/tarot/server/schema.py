@@ -78,7 +78,7 @@ class TableRow(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON)
     seats: Mapped[list[Any]] = mapped_column(JSON)
     status: Mapped[str] = mapped_column(String(16), index=True)  # waiting, playing, finished, closed
-    version: Mapped[int] = mapped_column(BigInteger)  # epochs of 2**32 (table.EPOCH)
+    version: Mapped[int] = mapped_column(BigInteger)  # epochs of 2**32 (table_state.EPOCH)
     # Which claim of the table is its owner's (cluster): writes of an older one are refused.
     owner_epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created: Mapped[float]

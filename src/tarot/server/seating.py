@@ -1,269 +1,199 @@
 """Who is at a table and who decides there: joining and watching, sitting and leaving, bots
-added and removed, the host and its options, a private table's invite. The table's state stays
-on ``Table``; its messages about seats come here (``Table._handle``)."""
+added and removed, the host and its options, a private table's invite. Handlers of the table's
+messages about seats (``Table._handle``): each reads the state and returns an ``Outcome``."""
 
 from __future__ import annotations
 
-import secrets
-from typing import TYPE_CHECKING
-
+from . import gameflow
 from . import protocol as p
-from .seats import Client, Seat
+from . import table_events as ev
+from .outcome import NOTHING, Context, Outcome, refused
+from .seats import Client
 from .table_policy import refuse_competitor, refuse_options
+from .table_state import TableState, new_invite
 
-if TYPE_CHECKING:
-    from .table import Table
-
-
-def new_invite() -> str:
-    """A private table's secret: its invite link carries it, its address does not."""
-    return secrets.token_urlsafe(12)
+# --- coming and going ------------------------------------------------------------------
 
 
-class Seating:
-    def __init__(self, table: Table) -> None:
-        self.table = table
+async def join(state: TableState, client: Client, msg: p.Join, ctx: Context) -> Outcome:
+    """A connection asks to watch the table (its seat's, if it sits there)."""
+    pid = client.player_id
+    seat = state.seat_of(pid)
+    if pid in state.removed and seat is None:
+        return refused(p.error("the host sent you away from this table", "removed", table=state.id))
+    invited = state.invite is not None and pid not in state.invited and (
+        msg.invite == state.invite  # the invite link; or the host's friends, at its private table
+        or (state.host is not None and await ctx.services.presence.is_friend(state.host, pid)))
+    if seat is None and not invited and not may_sit(state, pid):  # whatever the spectators setting
+        return refused(p.error("this private table is open only to those who have its invite link",
+                               "invite_only", table=state.id))
+    if seat is None and pid != state.host and not state.options.spectators and state.status == "playing":
+        return refused(p.error("this table does not allow spectators", "no_spectators", table=state.id))
+    events: list[ev.TableEvent] = [ev.Invited(pid)] if invited else []
+    if seat is not None and state.seats[seat].away_since is not None:
+        events.append(ev.PresenceChanged(seat, away=False, address=client.address))
+    return Outcome(events=tuple(events), watch=True, since=msg.since)
 
-    # --- coming and going ------------------------------------------------------------
 
-    async def join(self, client: Client, msg: p.Join) -> None:
-        t = self.table
-        seat = t.seat_of(client)
-        if client.player_id in t.removed and seat is None:
-            client.send(p.error("the host sent you away from this table", "removed", table=t.id))
-            return
-        if t.invite is not None and msg.invite == t.invite:
-            t.invited.add(client.player_id)
-        elif (t.invite is not None and t.host is not None and client.player_id not in t.invited
-              and await t.services.presence.is_friend(t.host, client.player_id)):
-            t.invited.add(client.player_id)  # the host's friends may sit at its private table
-        if seat is None and not self.may_sit(client):  # whatever the spectators setting
-            client.send(p.error("this private table is open only to those who have its invite link",
-                                "invite_only", table=t.id))
-            return
-        if seat is None and client.player_id != t.host and not t.options.spectators and t.status == "playing":
-            client.send(p.error("this table does not allow spectators", "no_spectators", table=t.id))
-            return
-        t.watchers.add(client)
-        self.send_invite(client)
-        if seat is not None:
-            s = t.seats[seat]
-            s.conns.add(client)
-            s.address = client.address
-            if s.away_since is not None:
-                s.away_since = None
-                t.event({"kind": "presence", "seat": seat, "away": False}, lobby=False)
-        self._catch_up(client, msg.since)
+def gone(state: TableState, client: Client, ctx: Context) -> Outcome:
+    """A connection closed (the actor no longer counts it among the watchers): its seat, if it
+    had one and no other connection, is away (the grace period starts)."""
+    seat = state.seat_of(client.player_id)
+    if seat is None or state.seats[seat].away_since is not None:
+        return NOTHING
+    if any(c.player_id == client.player_id for c in ctx.watchers):
+        return NOTHING
+    return Outcome(events=(ev.PresenceChanged(seat, away=True, at=ctx.now),))
 
-    def _catch_up(self, client: Client, since: int | None) -> None:
-        t = self.table
-        seat = t.seat_for(client)
-        if since is not None and since <= t.version:
-            missed = [] if since == t.version else t.log.since(since, seat)
-            if missed is not None:
-                client.send(p.missed(t.id, since, missed))
-        client.send(p.snapshot(t.id, t.version, t.render.state(seat)))
-        client.send(t.chat.log_for(client, seat < 0))
 
-    async def gone(self, client: Client) -> None:
-        """A connection closed: its seat, if it had one, is away (the grace period starts)."""
-        t = self.table
-        t.watchers.discard(client)
-        seat = t.seat_of(client)
-        if seat is None:
-            return
-        s = t.seats[seat]
-        s.conns.discard(client)
-        if not s.conns and s.away_since is None:
-            s.away_since = t.services.clock.now()
-            t.event({"kind": "presence", "seat": seat, "away": True}, lobby=False)
-            await t.flow.maybe_next_deal()
+def invite_for(state: TableState, client: Client) -> dict[str, object] | None:
+    """A private table's invite, for its host and seated players (never for spectators)."""
+    pid = client.player_id
+    if state.invite is not None and (pid == state.host or state.seat_of(pid) is not None):
+        return p.invite(state.id, state.invite)
+    return None
 
-    def send_invite(self, client: Client) -> None:
-        """A private table's invite to its host and seated players (never to spectators)."""
-        t = self.table
-        if t.invite is not None and (client.player_id == t.host or t.seat_of(client) is not None):
-            client.send(p.invite(t.id, t.invite))
 
-    def may_sit(self, client: Client) -> bool:
-        """A private table seats (and shows itself to) only its host, those who came through its
-        invite link once and those invited to it; its id alone opens nothing."""
-        t = self.table
-        return t.invite is None or client.player_id == t.host or client.player_id in t.invited
+def may_sit(state: TableState, player_id: str) -> bool:
+    """A private table seats (and shows itself to) only its host, those who came through its
+    invite link once and those invited to it; its id alone opens nothing."""
+    return state.invite is None or player_id == state.host or player_id in state.invited
 
-    def send_off_watchers(self) -> None:
-        """At a table without spectators, who looked at it waiting (to sit) and did not sit goes
-        back to the lobby when the game starts (as a join during the game is refused); the host
-        may always watch its own table."""
-        t = self.table
-        if t.options.spectators:
-            return
-        for client in [c for c in t.watchers if t.seat_of(c) is None and c.player_id != t.host]:
-            t.watchers.discard(client)
-            client.send(p.error("the game has started, and this table does not allow spectators",
-                                "no_spectators", table=t.id))
 
-    async def invite_friend(self, client: Client, player: str) -> None:
-        """A seated player (or the host) invites another to this table: the invitation reaches
-        its lobby, and at a private table it may sit; within the limits of ``invitations``, and
-        never from a player it muted (the sender is answered as if it had been sent)."""
-        t = self.table
-        presence = t.services.presence
-        if t.seat_of(client) is None and client.player_id != t.host:
-            client.send(p.error("only a seated player may invite", "not_seated"))
-            return
-        if not presence.online(player):
-            client.send(p.error("this player is not online", "not_online"))
-            return
-        muted = await t.services.chat.mutes.muted_anywhere(player, client.player_id)
-        wait = presence.invitations.take(client.player_id, player, t.id, delivered=not muted)
-        if wait:
-            client.send(p.error(f"too many invitations: wait {int(wait) + 1} s", "too_many_invitations",
-                                retry_after=round(wait, 1)))
-            return
-        if muted:
-            return
-        t.invited.add(player)
-        sender = {"id": client.player_id, "name": client.name, "account": client.account}
-        presence.tell(player, p.invitation(t.id, sender, t.invite))
+def sent_off(state: TableState, watchers: frozenset[Client]) -> list[Client]:
+    """At a table without spectators, who looked at it waiting (to sit) and did not sit goes
+    back to the lobby when the game starts (as a join during the game is refused); the host
+    may always watch its own table."""
+    if state.options.spectators:
+        return []
+    return [c for c in watchers if state.seat_of(c.player_id) is None and c.player_id != state.host]
 
-    def remove_spectator(self, client: Client, player: str) -> None:
-        """The host sends a spectator away: it leaves the table and may not come back to watch."""
-        t = self.table
-        if client.player_id != t.host:
-            client.send(p.error("only the host may do this", "not_host"))
-            return
-        gone = [c for c in t.watchers if c.player_id == player and t.seat_of(c) is None]
-        if not gone:
-            client.send(p.error("no such spectator at this table", "no_spectator"))
-            return
-        t.removed.add(player)
-        for c in gone:
-            t.watchers.discard(c)
-            c.send(p.error("the host sent you away from this table", "removed", table=t.id))
 
-    # --- seats -----------------------------------------------------------------------
+async def invite_friend(state: TableState, client: Client, player: str, ctx: Context) -> Outcome:
+    """A seated player (or the host) invites another to this table: the invitation reaches
+    its lobby, and at a private table it may sit; within the limits of ``invitations``, and
+    never from a player it muted (the sender is answered as if it had been sent)."""
+    presence = ctx.services.presence
+    if state.seat_of(client.player_id) is None and client.player_id != state.host:
+        return refused(p.error("only a seated player may invite", "not_seated"))
+    if not presence.online(player):
+        return refused(p.error("this player is not online", "not_online"))
+    muted = await ctx.services.chat.mutes.muted_anywhere(player, client.player_id)
+    wait = presence.invitations.take(client.player_id, player, state.id, delivered=not muted)
+    if wait:
+        return refused(p.error(f"too many invitations: wait {int(wait) + 1} s", "too_many_invitations",
+                               retry_after=round(wait, 1)))
+    if muted:
+        return NOTHING
+    sender = {"id": client.player_id, "name": client.name, "account": client.account}
+    invitation = p.invitation(state.id, sender, state.invite)
+    return Outcome(events=(ev.Invited(player),), then=lambda: _tell(ctx, player, invitation))
 
-    async def sit(self, client: Client, msg: p.Sit) -> None:
-        t = self.table
-        if not self.may_sit(client):
-            client.send(p.error("this private table seats only those who have its invite link",
-                                "invite_only"))
-            return
-        if t.seat_of(client) is not None:
-            client.send(p.error("you already sit at this table", "seated"))
-            return
-        if msg.seat >= len(t.seats) or not t.seats[msg.seat].empty:
-            client.send(p.error(f"seat {msg.seat} is not free", "seat_taken"))
-            return
-        refused = await refuse_competitor(t.services, t.options, client)
-        if refused is not None:
-            client.send(refused)
-            return
-        s = t.seats[msg.seat]
-        s.player_id, s.name, s.bot, s.away_since = client.player_id, client.name, None, None
-        s.account, s.address = client.account, client.address
-        s.conns = {client}
-        if t.host is None:
-            t.host = client.player_id
-        self.send_invite(client)
-        await t.changed({"kind": "sit", "seat": msg.seat, "name": client.name})
-        await t.flow.maybe_start()
 
-    async def leave(self, client: Client) -> None:
-        t = self.table
-        seat = t.seat_of(client)
-        t.watchers.discard(client)
-        if seat is None:
-            return
-        s = t.seats[seat]
-        if t.status == "playing":  # the game goes on: a bot takes the seat, under the player's name
-            s.player_id, s.bot, s.conns, s.away_since = None, "heuristic", set(), None
-            await t.flow.left_game(seat)
-        else:
-            t.seats[seat] = Seat()
-        if client.player_id == t.host:
-            self._pass_host(seat)
-        await t.changed({"kind": "leave", "seat": seat})
-        await t.flow.maybe_next_deal()
+def _tell(ctx: Context, player: str, message: dict[str, object]) -> Outcome:
+    ctx.services.presence.tell(player, message)
+    return NOTHING
 
-    def _pass_host(self, seat: int) -> None:
-        """The host left: the next seated person (in the order of play) hosts; with nobody else
-        seated, the host stays (it may come back to watch its bots, or sit again)."""
-        t = self.table
-        n = len(t.seats)
-        after = [t.seats[(seat + k) % n] for k in range(1, n)]
-        t.host = next((s.player_id for s in after if s.player_id is not None), t.host)
 
-    # --- the host's controls ---------------------------------------------------------
+def remove_spectator(state: TableState, client: Client, player: str, ctx: Context) -> Outcome:
+    """The host sends a spectator away: it leaves the table and may not come back to watch."""
+    if client.player_id != state.host:
+        return refused(p.error("only the host may do this", "not_host"))
+    gone = [c for c in ctx.watchers if c.player_id == player and state.seat_of(c.player_id) is None]
+    if not gone:
+        return refused(p.error("no such spectator at this table", "no_spectator"))
+    why = p.error("the host sent you away from this table", "removed", table=state.id)
+    return Outcome(events=(ev.SpectatorRemoved(player),), drop=tuple((c, why) for c in gone))
 
-    async def add_bot(self, client: Client, msg: p.AddBot) -> None:
-        t = self.table
-        if client.player_id != t.host:
-            client.send(p.error("only the host may do this", "not_host"))
-            return
-        if msg.seat >= len(t.seats) or not t.seats[msg.seat].empty:
-            client.send(p.error(f"seat {msg.seat} is not free", "seat_taken"))
-            return
-        t.seats[msg.seat] = Seat(bot=msg.bot, name=f"{msg.bot.capitalize()} {msg.seat + 1}")
-        await t.changed({"kind": "add_bot", "seat": msg.seat, "bot": msg.bot})
-        await t.flow.maybe_start()
 
-    async def remove_bot(self, client: Client, msg: p.RemoveBot) -> None:
-        t = self.table
-        if not self._host_between_games(client):
-            return
-        if msg.seat >= len(t.seats) or t.seats[msg.seat].bot is None:
-            client.send(p.error(f"no bot at seat {msg.seat}", "no_bot"))
-            return
-        t.seats[msg.seat] = Seat()
-        await t.changed({"kind": "remove_bot", "seat": msg.seat})
+# --- seats -----------------------------------------------------------------------------
 
-    def _host_between_games(self, client: Client) -> bool:
-        t = self.table
-        if client.player_id != t.host:
-            client.send(p.error("only the host may do this", "not_host"))
-            return False
-        if t.status == "playing":
-            client.send(p.error("only between games", "game_running"))
-            return False
-        return True
 
-    async def set_options(self, client: Client, msg: p.SetOptions) -> None:
-        t = self.table
-        if not self._host_between_games(client):
-            return
-        refused = refuse_options(msg.options, t.seats)
-        if refused is not None:
-            client.send(refused)
-            return
-        n = msg.options.players
-        if n < len(t.seats):
-            for seat in t.seats[n:]:
-                for c in seat.conns:
-                    c.send(p.error("the host made the table smaller: your seat is gone", "seat_removed"))
-            t.seats = t.seats[:n]
-        else:
-            t.seats += [Seat() for _ in range(n - len(t.seats))]
-        t.options = msg.options
-        if t.options.private and t.invite is None:
-            t.invite = new_invite()
-            for c in t.watchers:
-                self.send_invite(c)
-        t.status = "waiting" if t.status == "finished" else t.status
-        await t.changed({"kind": "options", "options": t.options.model_dump()})
+async def sit(state: TableState, client: Client, msg: p.Sit, ctx: Context) -> Outcome:
+    if not may_sit(state, client.player_id):
+        return refused(p.error("this private table seats only those who have its invite link", "invite_only"))
+    if state.seat_of(client.player_id) is not None:
+        return refused(p.error("you already sit at this table", "seated"))
+    if msg.seat >= len(state.seats) or not state.seats[msg.seat].empty:
+        return refused(p.error(f"seat {msg.seat} is not free", "seat_taken"))
+    refusal = await refuse_competitor(ctx.services, state.options, client)
+    if refusal is not None:
+        return refused(refusal)
+    invite = () if state.invite is None else (p.invite(state.id, state.invite),)
+    sat = ev.Sat(msg.seat, client.player_id, client.name, client.account, client.address)
+    return Outcome(reply=invite, events=(sat,), then=lambda: gameflow.maybe_start(state, ctx))
 
-    async def new_game(self, client: Client) -> None:
-        """The host, or after a game any seated player (a rematch, the same seats)."""
-        t = self.table
-        if t.status == "playing":
-            client.send(p.error("only between games", "game_running"))
-            return
-        rematch = t.status == "finished" and t.seat_of(client) is not None
-        if not rematch and client.player_id != t.host:
-            client.send(p.error("only the host may do this", "not_host"))
-            return
-        if any(s.empty for s in t.seats):
-            client.send(p.error("every seat must be taken", "seats_free"))
-            return
-        await t.flow.start_game()
+
+def leave(state: TableState, client: Client) -> Outcome:
+    """The connection stops watching; its player, if seated, leaves the seat (a bot plays on
+    for it when a game is in play)."""
+    seat = state.seat_of(client.player_id)
+    if seat is None:
+        return Outcome(drop=((client, None),))
+    host = _next_host(state, seat) if client.player_id == state.host else state.host
+    return Outcome(drop=((client, None),), events=(ev.Left(seat, state.status == "playing", host),))
+
+
+def _next_host(state: TableState, seat: int) -> str | None:
+    """The host left: the next seated person (in the order of play) hosts; with nobody else
+    seated, the host stays (it may come back to watch its bots, or sit again)."""
+    n = len(state.seats)
+    after = [state.seats[(seat + k) % n] for k in range(1, n)]
+    return next((s.player_id for s in after if s.player_id is not None), state.host)
+
+
+# --- the host's controls ---------------------------------------------------------------
+
+
+def add_bot(state: TableState, client: Client, msg: p.AddBot, ctx: Context) -> Outcome:
+    if client.player_id != state.host:
+        return refused(p.error("only the host may do this", "not_host"))
+    if msg.seat >= len(state.seats) or not state.seats[msg.seat].empty:
+        return refused(p.error(f"seat {msg.seat} is not free", "seat_taken"))
+    return Outcome(events=(ev.BotAdded(msg.seat, msg.bot),), then=lambda: gameflow.maybe_start(state, ctx))
+
+
+def remove_bot(state: TableState, client: Client, msg: p.RemoveBot) -> Outcome:
+    refusal = _host_between_games(state, client)
+    if refusal is not None:
+        return refused(refusal)
+    if msg.seat >= len(state.seats) or state.seats[msg.seat].bot is None:
+        return refused(p.error(f"no bot at seat {msg.seat}", "no_bot"))
+    return Outcome(events=(ev.BotRemoved(msg.seat),))
+
+
+def _host_between_games(state: TableState, client: Client) -> dict[str, object] | None:
+    if client.player_id != state.host:
+        return p.error("only the host may do this", "not_host")
+    if state.status == "playing":
+        return p.error("only between games", "game_running")
+    return None
+
+
+def set_options(state: TableState, client: Client, msg: p.SetOptions, ctx: Context) -> Outcome:
+    refusal = _host_between_games(state, client) or refuse_options(msg.options, state.seats)
+    if refusal is not None:
+        return refused(refusal)
+    n = msg.options.players
+    gone = p.error("the host made the table smaller: your seat is gone", "seat_removed")
+    lost = {s.player_id for s in state.seats[n:] if s.player_id is not None}
+    notices = [(c, gone) for c in ctx.watchers if c.player_id in lost]
+    invite = state.invite
+    if msg.options.private and invite is None:
+        invite = new_invite()
+        told = p.invite(state.id, invite)
+        seated = {s.player_id for s in state.seats[:n] if s.player_id is not None}
+        notices += [(c, told) for c in ctx.watchers if c.player_id == state.host or c.player_id in seated]
+    return Outcome(notices=tuple(notices), events=(ev.OptionsSet(msg.options, invite),))
+
+
+def new_game(state: TableState, client: Client, ctx: Context) -> Outcome:
+    """The host, or after a game any seated player (a rematch, the same seats)."""
+    if state.status == "playing":
+        return refused(p.error("only between games", "game_running"))
+    rematch = state.status == "finished" and state.seat_of(client.player_id) is not None
+    if not rematch and client.player_id != state.host:
+        return refused(p.error("only the host may do this", "not_host"))
+    if any(s.empty for s in state.seats):
+        return refused(p.error("every seat must be taken", "seats_free"))
+    return Outcome(events=(gameflow.start(state, ctx),))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 
@@ -24,12 +24,13 @@ class Client(Protocol):
         """A message already serialized (the same for several connections)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Seat:
+    """A seat as the table's state holds it (changed by replacing it: ``TableState.apply``)."""
+
     player_id: str | None = None
     name: str = ""
     bot: str | None = None  # heuristic, search, random: a bot sits here
-    conns: set[Client] = field(default_factory=set)
     away_since: float | None = None  # a human with no connection, since (monotonic)
     account: bool = False  # the person is signed in (competitive tables seat only accounts)
     address: str = ""  # the person's network address, last seen (kept in memory only)

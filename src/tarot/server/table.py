@@ -1,16 +1,17 @@
-"""A table: its state, changed by one message at a time, in order.
+"""A table's actor: the one owner of its state, changed by one message at a time, in order.
 
 A connection's message is handled at once in that connection's task when the table is idle;
 otherwise it is queued for the table's actor task, which also runs the timers (move clock, grace
-period) and the automatic moves (``Table.deliver``, ``Table.run``). The table's messages are a
-typed union (``TableMessage``): the clients' (``protocol``) and its own (``Gone``, ``Arm``,
-``Resume``, ``autoplay.Auto``), dispatched by ``match``.
+period, the pause between deals, the cancel vote) and the automatic moves (``Table.deliver``,
+``Table.run``). The table's messages are a typed union (``TableMessage``): the clients'
+(``protocol``) and its own (``Gone``, ``Arm``, ``Resume``, ``autoplay.Auto``).
 
-Every applied action goes to the store before it is broadcast (``render``: every recipient gets
-its own seat's view). Events carry the table version; the last ``LOG_SIZE`` events are kept so a
-reconnecting client gets what it missed, else a snapshot. Who sits and who decides is
-``seating``'s; the games and deals are ``gameflow``'s; the automatic moves are ``autoplay``'s;
-the hub (``hub``) creates, closes and restores tables.
+Handlers read the state and return an ``Outcome`` (``seating``, ``gameflow``, ``cancelvote``,
+``autoplay``); the actor alone applies its events (``commit``): each is stored before anyone
+hears of it (``table_writes``), applied (``TableState.apply``), versioned, logged and sent
+(``render``: every recipient gets its own seat's view). Then it applies what the table does by
+itself (``gameflow.due``). The last ``LOG_SIZE`` events are kept so a reconnecting client gets
+what it missed, else a snapshot. The hub (``hub``) creates, closes and restores tables.
 """
 
 from __future__ import annotations
@@ -24,28 +25,25 @@ from typing import Any
 
 from tarot.engine import Deal
 
+from . import autoplay, cancelvote, gameflow, seating, table_policy, table_writes
 from . import protocol as p
-from . import table_policy
+from . import table_events as ev
 from .autoplay import Auto, Autoplay
-from .cancelvote import CancelVoting
 from .chat import Room
 from .eventlog import EventLog
 from .game import Etui, ServerGame
-from .gameflow import GameFlow, Intermission
 from .hints import Hints
+from .outcome import NOTHING, Context, Outcome
 from .render import Renderer
-from .seating import Seating, new_invite
 from .seats import Client, Seat
 from .settings import TableServices
 from .store import FENCE, Fenced
+from .table_state import Intermission, TableState
 
 log = logging.getLogger("tarot.server")
 # About two deals: enough to catch up a short disconnection; older gaps get a snapshot, which
 # holds everything. Kept small because every table's log stays in memory (and in the GC's way).
 LOG_SIZE = 200
-# A table's versions come in epochs: each restore starts the next one (hub.restore_table), so a
-# version sent before a restart, stored or not, is below every version sent after it.
-EPOCH = 1 << 32
 
 
 @dataclass(frozen=True)
@@ -60,9 +58,9 @@ class Arm:
 
 @dataclass(frozen=True)
 class Resume:
-    """Internal: a game whose current deal is over but whose end is not stored (after a restart,
-    or after the store refused it) ends it, then starts its next deal or ends the game; a pause
-    between two deals whose time is up ends (``Intermission``); for any other table, nothing."""
+    """Internal: the table does what is due by itself (``gameflow.due``): a game whose current
+    deal is over but whose end is not stored (after a restart, or after the store refused it) ends
+    it, a pause between two deals or a cancel vote whose time is up ends; else nothing."""
 
 
 TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
@@ -71,19 +69,9 @@ TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions
 
 
 class Table:
-    def __init__(self, services: TableServices, tid: str, options: p.TableOptions, host: str | None) -> None:
+    def __init__(self, services: TableServices, state: TableState) -> None:
         self.services = services
-        self.id = tid
-        self.options = options
-        self.host = host
-        self.invite = new_invite() if options.private else None  # (seating)
-        self.invited: set[str] = set()  # players who came through the invite link (private tables)
-        self.intermission: Intermission | None = None  # (gameflow)
-        self.seats = [Seat() for _ in range(options.players)]
-        self.version = 0
-        self.status = "waiting"  # waiting, playing, finished
-        self.game: ServerGame | None = None
-        self.games_played = 0
+        self.state = state  # changed here only (``commit``)
         self.watchers: set[Client] = set()
         self.log = EventLog(LOG_SIZE)
         self.queue: asyncio.Queue[tuple[Client | None, TableMessage]] = asyncio.Queue()
@@ -92,23 +80,83 @@ class Table:
         self.idle = asyncio.Event()  # set when ``deliver`` ends: the actor may wait for it
         self.task: asyncio.Task[None] | None = None
         self.wake_at: float | None = None  # when the actor last waited to act by itself (None: never)
-        self.last_result: dict[str, Any] | None = None
         self.render = Renderer(self)
         self.autoplay = Autoplay(self, services)
-        self.seating = Seating(self)
-        self.flow = GameFlow(self)
-        self.voting = CancelVoting(self)
         self.hints = Hints(self)
-        self.chat = Room(services.chat, "table", tid)
-        self.removed: set[str] = set()  # spectators the host sent away (``Seating.remove_spectator``)
-        # A daily challenge's table (``challenge_tables``): its deal. A duplicate table's imposed
-        # deals, in the order it plays them (a challenge's, an event's).
-        self.challenge: p.ChallengeDeal | None = None
-        self.at_event: p.EventTable | None = None  # a duplicate event's table (``event_tables``)
-        self.imposed: list[Etui] | None = None
+        self.chat = Room(services.chat, "table", state.id)
         # In a cluster, this node's claim of the table (its id, its owner epoch): every write of
         # the table is fenced with it (``Store.fence``). None: one process, no fence.
         self.fence: tuple[str, int] | None = None
+
+    # --- the state, read (tests and the hub read these) ----------------------------------
+
+    @property
+    def id(self) -> str:
+        return self.state.id
+
+    @property
+    def options(self) -> p.TableOptions:
+        return self.state.options
+
+    @property
+    def host(self) -> str | None:
+        return self.state.host
+
+    @property
+    def invite(self) -> str | None:
+        return self.state.invite
+
+    @property
+    def seats(self) -> list[Seat]:
+        return self.state.seats
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    @property
+    def status(self) -> str:
+        return self.state.status
+
+    @property
+    def game(self) -> ServerGame | None:
+        return self.state.game
+
+    @property
+    def games_played(self) -> int:
+        return self.state.games_played
+
+    @property
+    def intermission(self) -> Intermission | None:
+        return self.state.intermission
+
+    @property
+    def last_result(self) -> dict[str, Any] | None:
+        return self.state.last_result
+
+    @property
+    def challenge(self) -> p.ChallengeDeal | None:
+        return self.state.challenge
+
+    @property
+    def at_event(self) -> p.EventTable | None:
+        return self.state.at_event
+
+    @property
+    def imposed(self) -> list[Etui] | None:
+        return self.state.imposed
+
+    def deal(self) -> Deal | None:
+        """The deal under way, if a game is being played."""
+        return self.state.deal()
+
+    def seat_of(self, client: Client) -> int | None:
+        return self.state.seat_of(client.player_id)
+
+    def seat_for(self, client: Client) -> int:
+        """``client``'s seat, or -1 for a spectator (``Renderer.state``'s view)."""
+        seat = self.seat_of(client)
+        return -1 if seat is None else seat
 
     # --- public entry points (called from connections) ---------------------------------
 
@@ -154,6 +202,12 @@ class Table:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
+    async def start_game(self) -> None:
+        """A game at a table nobody reaches yet (a challenge's, an event's): started at once."""
+        with self.fenced():
+            await self._run(None, Outcome(events=(gameflow.start(self.state, self._context()),)))
+            await self._settle()
+
     # --- the actor -----------------------------------------------------------------
 
     async def run(self) -> None:
@@ -165,8 +219,10 @@ class Table:
                 else:
                     client, message = await self.services.clock.wait_until(self.queue.get(), deadline)
             except TimeoutError:
-                self._on_deadline()
-                continue
+                self.autoplay.on_deadline()  # (starts a move in a task: nothing to wait for)
+                # what else is due (the pause's end, the vote's) is handled as a message
+                client, message = None, Resume()
+                self.queued += 1
             while self.busy:  # a connection's message being handled at once (``deliver``)
                 self.idle.clear()
                 await self.idle.wait()
@@ -178,23 +234,11 @@ class Table:
                 self.queued -= 1
 
     def _wake_at(self) -> float | None:
-        """When the table must act by itself: the end of the pause between two deals, else the
-        automatic move's time (``Autoplay.arm``, which starts the move due now)."""
-        pause = self.intermission
-        due = (None if pause.ending else pause.until) if pause is not None else self.autoplay.arm()
-        vote = self.voting.deadline()
-        return vote if due is None or (vote is not None and vote < due) else due
-
-    def _on_deadline(self) -> None:
-        """Whatever is due now (each part checks its own time: the earliest woke the actor)."""
-        self.voting.expire()
-        pause = self.intermission
-        if pause is None:
-            self.autoplay.on_deadline()
-        elif not pause.ending and self.services.clock.now() >= pause.until:
-            # (its end needs the store: the actor handles it as a message)
-            pause.ending = True
-            self.enqueue(None, Resume())
+        """When the table must act by itself: the end of the pause between two deals or of the
+        cancel vote, else the automatic move's time (``Autoplay.arm``, which starts the move
+        due now)."""
+        times = [t for t in (gameflow.wake_at(self.state), self.autoplay.arm()) if t is not None]
+        return min(times) if times else None
 
     @contextlib.contextmanager
     def fenced(self) -> Iterator[None]:
@@ -211,7 +255,8 @@ class Table:
     async def _step(self, client: Client | None, message: TableMessage) -> None:
         try:
             with self.fenced():
-                await self._handle(client, message)
+                await self._run(client, await self._handle(client, message))
+                await self._settle()
         except Fenced:  # another node claimed the table: it steps down (``Relay.claimed``)
             log.warning("table %s: a write refused, another node owns the table now", self.id)
             if client is not None:
@@ -221,71 +266,160 @@ class Table:
             if client is not None:
                 client.send(p.error("internal error", "internal"))
 
-    async def _handle(self, client: Client | None, message: TableMessage) -> None:
-        if client is None:  # the table's own messages
-            match message:
-                case Auto():
-                    await self.autoplay.apply(message)
-                case Resume():
-                    await self.flow.resume()
-                case _:  # Arm: nothing to handle; ``run`` then waits for the new deadline
-                    pass
-            return
+    def _context(self) -> Context:
+        return Context(self.services, self.services.clock.now(), frozenset(self.watchers))
+
+    async def _handle(self, client: Client | None, message: TableMessage) -> Outcome:
+        """The handler's outcome for ``message`` (changing nothing: ``_run`` applies it)."""
+        state = self.state
+        if client is None:  # the table's own messages (Resume, Arm: only what is due, ``_settle``)
+            return autoplay.play(state, message) if isinstance(message, Auto) else NOTHING
+        if isinstance(message, Gone):
+            self.watchers.discard(client)
+            return seating.gone(state, client, self._context())
         # Only a connection that joined speaks to the table: one whose join was refused, one sent
         # away or sent off at the start is answered as if at no table (its ping's pong has no
         # table's version: a private table's activity is not told by its id).
-        if client not in self.watchers and not isinstance(message, p.Join | p.Leave | Gone):
-            client.send(p.pong() if isinstance(message, p.Ping)
-                        else p.error("join the table first", "not_joined"))
-            return
+        if client not in self.watchers and not isinstance(message, p.Join | p.Leave):
+            return Outcome(reply=(p.pong() if isinstance(message, p.Ping)
+                                  else p.error("join the table first", "not_joined"),))
         # what the table's kind refuses (a hint's refusal waits for its seat's: ``Hints.refusal``)
-        refused = None if isinstance(message, p.Hint) else table_policy.refusal(self, type(message))
+        refused = None if isinstance(message, p.Hint) else table_policy.refusal(state, type(message))
         if refused is not None:
-            client.send(refused)
-            return
+            return Outcome(reply=(refused,))
+        ctx = self._context()
         match message:
-            case Gone():
-                await self.seating.gone(client)
             case p.Join():
-                await self.seating.join(client, message)
+                return await seating.join(state, client, message, ctx)
             case p.Sit():
-                await self.seating.sit(client, message)
+                return await seating.sit(state, client, message, ctx)
             case p.Leave():
-                await self.seating.leave(client)
+                return seating.leave(state, client)
             case p.AddBot():
-                await self.seating.add_bot(client, message)
+                return seating.add_bot(state, client, message, ctx)
             case p.RemoveBot():
-                await self.seating.remove_bot(client, message)
+                return seating.remove_bot(state, client, message)
             case p.SetOptions():
-                await self.seating.set_options(client, message)
+                return seating.set_options(state, client, message, ctx)
             case p.NewGame():
-                await self.seating.new_game(client)
+                return seating.new_game(state, client, ctx)
             case p.NextDeal():
-                await self.flow.next_deal(client)
+                return gameflow.next_deal(state, client)
             case p.Act():
-                await self.flow.act(client, message)
+                return gameflow.act(state, client, message)
             case p.CancelGame():
-                await self.voting.propose(client)
+                return cancelvote.propose(state, client, ctx.now)
             case p.CancelVote():
-                await self.voting.answer(client, message.accept)
+                return cancelvote.answer(state, client, message.accept)
             case p.Chat():
                 await self._chat(client, message)
             case p.RemoveSpectator():
-                self.seating.remove_spectator(client, message.player)
+                return seating.remove_spectator(state, client, message.player, ctx)
             case p.InviteFriend():
-                await self.seating.invite_friend(client, message.player)
+                return await seating.invite_friend(state, client, message.player, ctx)
             case p.Hint():
                 self.hints.ask(client)
             case p.Ping():
                 client.send(p.pong(self.id, self.version))
             case _:
                 client.send(p.error(f"{type(message).__name__} is not a table message", "bad_request"))
+        return NOTHING
 
-    def deal(self) -> Deal | None:
-        """The deal under way, if a game is being played."""
-        if self.status != "playing" or self.game is None or self.game.current is None:
-            return None
-        return self.game.current.deal
+    # --- applying: the only place the state changes ----------------------------------------
+
+    async def _run(self, client: Client | None, outcome: Outcome) -> None:
+        """Send the outcome's messages, then commit its events, then take its next step."""
+        if client is not None:
+            for message in outcome.reply:
+                client.send(message)
+        for c, message in outcome.notices:
+            c.send(message)
+        for c, why in outcome.drop:
+            self.watchers.discard(c)
+            if why is not None:
+                c.send(why)
+        if outcome.watch and client is not None:
+            self._watch(client)
+        for event in outcome.events:
+            if not await self.commit(event):
+                return
+        if outcome.watch and client is not None:
+            self._catch_up(client, outcome.since)
+        if outcome.then is not None:
+            await self._run(client, outcome.then())
+
+    async def _settle(self) -> None:
+        """Apply what the table does by itself now, one event at a time, until nothing is due."""
+        while (event := gameflow.due(self.state, self._context())) is not None:
+            if isinstance(event, ev.DealEnded):
+                await self.services.slow_lane.turn()  # cards received meanwhile at other tables go first
+                try:
+                    committed = await self.commit(event)
+                except BaseException:  # not stored: the deal stays current and over, ended again later
+                    self.services.clock.call_later(self.services.settings.retry, self.enqueue_resume)
+                    raise
+                await asyncio.sleep(0)  # in parts, so that cards arriving meanwhile wait for one part only
+            else:
+                committed = await self.commit(event)
+            if not committed:
+                return
+
+    async def commit(self, event: ev.TableEvent) -> bool:
+        """Store, apply, version, log and send ``event``; False if the store refused it (every
+        watcher is told why, and nothing changed)."""
+        state, now = self.state, self.services.clock.now()
+        if event.row:  # the row as the event leaves it is stored, or the state is put back
+            before = state.row_fields()
+            await table_writes.write(self.services, state, event)
+            state.apply(event, now)
+            try:
+                await table_writes.save_row(self.services, state)
+            except BaseException:
+                state.restore(before)
+                raise
+        else:
+            try:
+                stored = await table_writes.write(self.services, state, event)
+            except table_writes.Refused as e:
+                for c in self.watchers:
+                    c.send(e.error)
+                return False
+            state.apply(event, now, stored)
+        if isinstance(event, ev.ActionPlayed | ev.DealStarted):
+            self.autoplay.new_position()  # a new position: the next move's clock starts
+        if event.sent:
+            self.render.record(event)
+            if event.lobby:
+                self.services.lobby_changed(self.id)
+        if isinstance(event, ev.GameStarted):
+            self._send_off_watchers()
+        return True
+
+    # --- connections -------------------------------------------------------------------
+
+    def _watch(self, client: Client) -> None:
+        """A connection the table accepted: it watches (``_catch_up`` then sends what it
+        missed)."""
+        self.watchers.add(client)
+        invite = seating.invite_for(self.state, client)
+        if invite is not None:
+            client.send(invite)
+
+    def _catch_up(self, client: Client, since: int | None) -> None:
+        seat = self.seat_for(client)
+        if since is not None and since <= self.version:
+            missed = [] if since == self.version else self.log.since(since, seat)
+            if missed is not None:
+                client.send(p.missed(self.id, since, missed))
+        client.send(p.snapshot(self.id, self.version, self.render.state(seat)))
+        client.send(self.chat.log_for(client, seat < 0))
+
+    def _send_off_watchers(self) -> None:
+        why = p.error("the game has started, and this table does not allow spectators", "no_spectators",
+                      table=self.id)
+        for client in seating.sent_off(self.state, frozenset(self.watchers)):
+            self.watchers.discard(client)
+            client.send(why)
 
     async def _chat(self, client: Client, msg: p.Chat) -> None:
         """A message from a seated player or a spectator, to those who may see it."""
@@ -295,48 +429,6 @@ class Table:
         readers = [(c, self.seat_of(c) is None) for c in self.watchers]
         await self.chat.post(client, msg, seat, audience, game, readers)
 
-    # --- who sits where --------------------------------------------------------------
-
-    def seat_of(self, client: Client) -> int | None:
-        for i, s in enumerate(self.seats):
-            if s.player_id is not None and s.player_id == client.player_id:
-                return i
-        return None
-
-    def seat_for(self, client: Client) -> int:
-        """``client``'s seat, or -1 for a spectator (``Renderer.state``'s view)."""
-        seat = self.seat_of(client)
-        return -1 if seat is None else seat
-
-    # --- events ------------------------------------------------------------------------
-
-    def event(self, event: dict[str, Any], lobby: bool = False) -> None:
-        """A new version, sent and not stored (nothing in the table's row changed)."""
-        self.version += 1
-        self.render.record(event, {})
-        if lobby:
-            self.services.lobby_changed(self.id)
-
-    async def changed(self, event: dict[str, Any]) -> None:
-        """A new version of the table's row (seats, host, options): stored, then sent."""
-        self.version += 1
-        await self.save()
-        self.render.record(event, {})
-        self.services.lobby_changed(self.id)
-
     async def save(self) -> None:
-        store = self.services.store
-        await store.write(store.save_table, *self.table_row(self.status))
-
-    def table_row(self, status: str) -> tuple[Any, ...]:
-        """``Store.save_table``'s arguments for this table, with ``status``."""
-        options = self.options.model_dump()
-        # (kept with the options, never shown with them: ``hub.restore_table`` takes them back)
-        if self.challenge is not None:
-            options["challenge"] = self.challenge.model_dump()
-        if self.at_event is not None:
-            options["event"] = self.at_event.model_dump()
-        if self.imposed is not None:
-            options["imposed"] = [e.to_list() for e in self.imposed]
-        return (self.id, self.host, options, [s.to_dict() for s in self.seats], status, self.version,
-                self.invite)
+        """The table's row as it is (a new table, before anyone reaches it)."""
+        await table_writes.save_row(self.services, self.state)

@@ -4,7 +4,7 @@ stake, and gives no hints. A duplicate table (a daily challenge's, an event's) p
 they are: its seats, options and game cannot change, and it gives no hints either.
 
 The callers ask at their own moment: ``Table._handle`` before handling a message, ``Hints``
-once it knows the seat (``not_seated`` comes first), ``Seating`` and the lobby at a sit, a new
+once it knows the seat (``not_seated`` comes first), ``seating`` and the lobby at a sit, a new
 table or new options."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .seats import Client, Seat
 from .settings import TableServices
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .table_state import TableState
 
 
 class Kind(StrEnum):
@@ -28,7 +28,7 @@ class Kind(StrEnum):
     EVENT = "event"
 
 
-def kind(table: Table) -> Kind:
+def kind(table: TableState) -> Kind:
     if table.imposed is not None:  # its deals are imposed: a duplicate table
         return Kind.CHALLENGE if table.challenge is not None else Kind.EVENT
     return Kind.COMPETITIVE if table.options.competitive else Kind.PRACTICE
@@ -50,7 +50,7 @@ REFUSED: dict[Kind, dict[type, tuple[str, str]]] = {
 }
 
 
-def refusal(table: Table, message: type) -> dict[str, Any] | None:
+def refusal(table: TableState, message: type) -> dict[str, Any] | None:
     """The error ``table`` answers a ``message`` with for its kind, or None."""
     found = REFUSED[kind(table)].get(message)
     return None if found is None else p.error(*found)
