@@ -64,6 +64,36 @@ def test_wait_until_times_out_at_the_deadline_and_only_then() -> None:
     asyncio.run(main())
 
 
+def test_a_wait_cancelled_as_its_deadline_passes_is_cancelled() -> None:
+    """The waiting task is cancelled (a table stopping) in the loop turn where the clock passed
+    its deadline: it is cancelled, not woken with a TimeoutError that would lose the cancellation
+    (a loop around the wait would then wait forever, and its table would never stop)."""
+
+    async def main() -> None:
+        clock = ManualClock()
+        queue: asyncio.Queue[int] = asyncio.Queue()
+        timeouts = 0
+
+        async def actor() -> None:
+            nonlocal timeouts
+            while True:
+                try:
+                    await clock.wait_until(queue.get(), clock.now() + 5)
+                except TimeoutError:
+                    timeouts += 1
+
+        task = asyncio.create_task(actor())
+        for _ in range(3):  # (the actor waits, and so does its queue's getter)
+            await asyncio.sleep(0)
+        clock.advance(5)  # (the timer fires in the next turn of the loop)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, 2)
+        assert timeouts == 0
+
+    asyncio.run(main())
+
+
 def test_moved_from_another_thread_it_wakes_the_loops_sleepers() -> None:
     clock = ManualClock()
     started, done = threading.Event(), threading.Event()

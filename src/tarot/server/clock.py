@@ -140,7 +140,10 @@ class ManualClock:
         try:
             return await waiting
         except asyncio.CancelledError:
-            if expired:
+            # (its own task cancelled as the deadline passed: the cancellation wins, else it
+            # would be lost in a TimeoutError and the task would never stop)
+            task = asyncio.current_task()
+            if expired and (task is None or not task.cancelling()):
                 raise TimeoutError from None
             raise
         finally:
