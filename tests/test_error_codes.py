@@ -34,7 +34,7 @@ def sent_codes() -> dict[str, str]:
     for path in sorted(SERVER.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Tuple) and len(node.elts) == 2 and _reason(node.elts[0]):
-                given = node.elts[1:]  # a refusal kept as (reason, code), as table_policy does
+                given = node.elts[1:]  # a refusal kept as (reason, code), as table_kinds does
             elif isinstance(node, ast.Call) and _refuses(_callee(node)):
                 given = [k.value for k in node.keywords if k.arg == "code"] + node.args[1:2]
             else:

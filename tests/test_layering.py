@@ -180,3 +180,76 @@ def test_the_engine_and_bots_pass_keeps_their_tests_and_leaves_the_sites() -> No
     for name in ("test_server", "test_table", "test_transcripts", "test_e2e_hint", "test_ladder",
                  "test_cluster"):
         assert _of_the_site(tests / f"{name}.py"), name
+
+
+def server_imports() -> dict[str, set[str]]:
+    """Each server module (``table``, ``table.state`` once in packages) and the server modules
+    it imports: anywhere in it, under ``TYPE_CHECKING`` or inside a function too (design ties
+    all the same)."""
+    root = SRC / "server"
+    modules = {".".join(p.relative_to(root).with_suffix("").parts).removesuffix(".__init__"): p
+               for p in root.rglob("*.py")}
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for name, path in modules.items():
+        package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+            elif (node.module or "").startswith("tarot.server"):
+                base = []
+            else:
+                continue
+            module = (node.module or "").removeprefix("tarot.server")
+            stem = base + [part for part in module.split(".") if part]
+            for alias in node.names:
+                for candidate in (".".join([*stem, alias.name]), ".".join(stem)):
+                    if candidate in modules and candidate != name:
+                        graph[name].add(candidate)
+                        break
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[set[str]]:
+    """The import circles: the strongly connected components of more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[set[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(component)
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle_ties_more_than_three_server_modules() -> None:
+    graph = server_imports()
+    assert len(graph) > 40 and graph["table"] >= {"table_state", "gameflow", "seating"}
+    too_big = [sorted(c) for c in circles(graph) if len(c) > 3]
+    assert not too_big, too_big
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}}
+    assert circles(graph) == [{"a", "b", "c"}]

@@ -63,7 +63,7 @@ def state_writes(source: str) -> list[str]:
 
 
 TABLE_TIER = {"table", "table_state", "table_events", "outcome", "seats", "game", "seating", "gameflow",
-              "cancelvote", "autoplay", "hints", "render", "table_writes", "table_policy"}
+              "cancelvote", "autoplay", "hints", "render", "table_writes", "table_kinds"}
 
 
 def reaches_tables(source: str) -> bool:

@@ -37,7 +37,7 @@ from .schema import PlayerRow
 from .settings import Settings
 from .socket import Socket
 from .store import Store, migrate
-from .table_policy import refuse_competitor
+from .table_kinds import refuse_competitor
 
 log = logging.getLogger("tarot.server")
 STATIC = Path(__file__).parent / "static"

@@ -27,7 +27,7 @@ from .settings import TableServices
 from .table_state import TableState
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .seats import Client
 
 log = logging.getLogger("tarot.server")
 STAND_IN = StandInBot.name  # plays for a player out of time or away: never takes a contract for them
@@ -45,8 +45,11 @@ class Auto:
 
 
 class Autoplay:
-    def __init__(self, table: Table, services: TableServices) -> None:
-        self.table = table
+    def __init__(self, state: TableState, watchers: set[Client], enqueue: Callable[[None, Auto], None],
+                 services: TableServices) -> None:
+        self.state = state  # (read only: the table's actor changes it)
+        self.watchers = watchers
+        self.enqueue = enqueue  # the table's queue, where a chosen move goes
         self.services = services
         self.bots: dict[tuple[int, str], Bot] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -65,7 +68,7 @@ class Autoplay:
     def attended(self) -> bool:
         """Someone is there for the moves to be played; an event's table always plays on (the
         event's other tables and its results wait for it: robots play for who is away)."""
-        return bool(self.table.watchers) or self.table.state.at_event is not None
+        return bool(self.watchers) or self.state.at_event is not None
 
     def arm(self) -> float | None:
         """Start the automatic move due now, or return when one will be due."""
@@ -82,7 +85,7 @@ class Autoplay:
             self.paused = False
             self.new_position()
         seat_no, seat = owner
-        if self.started_for == self.table.state.version:
+        if self.started_for == self.state.version:
             return None
         settings = self.services.settings
         if seat.bot is not None:
@@ -103,7 +106,7 @@ class Autoplay:
 
     def on_deadline(self) -> None:
         owner = self._turn_owner()
-        if owner is None or self.started_for == self.table.state.version or not self.attended():
+        if owner is None or self.started_for == self.state.version or not self.attended():
             return
         seat_no, seat = owner
         now = self.services.clock.now()
@@ -116,8 +119,8 @@ class Autoplay:
     def move_allowance(self) -> float | None:
         """Seconds for the move under way: the table's time per move, the écart (six choices)
         ``ECART_TIME_FACTOR`` times as long; None without a clock."""
-        deal = self.table.state.deal()
-        move_time = self.table.state.options.move_time
+        deal = self.state.deal()
+        move_time = self.state.options.move_time
         if move_time is None or deal is None:
             return None
         factor = ECART_TIME_FACTOR if deal.phase is Phase.ECART else 1
@@ -132,19 +135,19 @@ class Autoplay:
     # --- inside ------------------------------------------------------------------------
 
     def _turn_owner(self) -> tuple[int, Any] | None:
-        deal = self.table.state.deal()
+        deal = self.state.deal()
         if deal is None or deal.turn is None:
             return None
-        return deal.turn, self.table.state.seats[deal.turn]
+        return deal.turn, self.state.seats[deal.turn]
 
     def _bot_pause(self) -> float:
         """Before a bot's move: ``bot_delay``, or ``trick_pause`` when it would gather a trick
         just finished (it leads the next one) and a person is seated to see it (bots alone don't
         wait)."""
         settings = self.services.settings
-        deal = self.table.state.deal()
+        deal = self.state.deal()
         trick_done = deal is not None and deal.phase is Phase.PLAY and not deal.trick and bool(deal.tricks)
-        if trick_done and any(s.person for s in self.table.state.seats):
+        if trick_done and any(s.person for s in self.state.seats):
             return max(settings.bot_delay, settings.trick_pause)
         return settings.bot_delay
 
@@ -170,10 +173,9 @@ class Autoplay:
         return lambda: asyncio.to_thread(bot.act, view)
 
     def _start(self, seat_no: int, kind: str, why: str, delay: float) -> None:
-        table = self.table
-        deal = table.state.deal()
+        deal = self.state.deal()
         assert deal is not None
-        self.started_for = version = table.state.version
+        self.started_for = version = self.state.version
         view = deal.view(seat_no)
         choose = self._chooser(seat_no, kind, view)
 
@@ -183,9 +185,9 @@ class Autoplay:
             try:
                 action = await choose()
             except Exception:
-                log.exception("table %s: bot %s failed; playing the first legal action", table.state.id, kind)
+                log.exception("table %s: bot %s failed; playing the first legal action", self.state.id, kind)
                 action = view.legal[0] if view.legal else _fallback(deal, seat_no)
-            table.enqueue(None, Auto(version, seat_no, action, why))
+            self.enqueue(None, Auto(version, seat_no, action, why))
 
         task = asyncio.create_task(move())
         self.tasks.add(task)

@@ -5,7 +5,7 @@ one; each player is told where it sits (``event_start``)."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from . import events
 from . import protocol as p
@@ -15,7 +15,15 @@ from .table import Table
 from .table_state import TableState
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from .settings import TableServices
+
+
+class Registry(Protocol):
+    """Where a tournament's tables are made and kept (the ``Hub``)."""
+
+    services: TableServices
+
+    async def register(self, table: Table) -> None: ...
 
 log = logging.getLogger("tarot.server")
 
@@ -24,10 +32,10 @@ def bot_seat(table_no: int, seat: int) -> str:
     return f"{events.BOT_SEAT}{table_no}:{seat}"
 
 
-async def start(hub: Hub, eid: int) -> list[str]:
+async def start(hub: Registry, eid: int) -> list[str]:
     """Start event ``eid`` (once: a second call finds it started): its tables' ids. An event
     whose players cannot fill its tables (no bots allowed) is cancelled, with ``EventError``."""
-    store = hub.store
+    store = hub.services.store
     event = await store.write(events.begin, eid)
     if event is None:
         raise events.EventError(409, "event_started", "the event has already started")
@@ -50,7 +58,7 @@ async def start(hub: Hub, eid: int) -> list[str]:
                                 seats=[pid for pid, _ in mine] + [bot_seat(table_no, s) for s in bots])
         # the movement: table t starts at étui t + 1, and goes round
         imposed = [etui(event.secret, n, (table_no + i) % event.deals + 1) for i in range(event.deals)]
-        now = hub.clock.now()
+        now = hub.services.clock.now()
         seats = [Seat(player_id=pid, name=name, account=True, away_since=now) for pid, name in mine]
         seats += [Seat(bot=events.BOT, name=f"{events.BOT.capitalize()} {s + 1}") for s in bots]
         state = TableState.new(tid, options, None, seats, at_event=at_event, imposed=imposed)
@@ -63,13 +71,13 @@ async def start(hub: Hub, eid: int) -> list[str]:
         await hub.register(table)
         table.start()
     for pid, _, tid, _ in assignments:
-        hub.presence.tell(pid, p.event_start(eid, tid))
+        hub.services.presence.tell(pid, p.event_start(eid, tid))
     return [t.id for t in tables]
 
 
-async def start_due(hub: Hub) -> None:
+async def start_due(hub: Registry) -> None:
     """Start the events whose time has come (the hub's sweeper calls this)."""
-    for eid in await hub.store.query(events.due, hub.clock.wall()):
+    for eid in await hub.services.store.query(events.due, hub.services.clock.wall()):
         try:
             await start(hub, eid)
         except events.EventError as e:

@@ -3,12 +3,12 @@ which table, told to the friends who are connected as it changes, and invitation
 
 A friend is one way, as one adds a contact: Alice's friends are those Alice added. Alice sees
 whether they are online and at which public table; a private table of Alice's lets her friends
-sit (``Seating.join``)."""
+sit (``seating.join``)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
@@ -17,12 +17,37 @@ from sqlalchemy.exc import IntegrityError
 from . import protocol as p
 from .invitations import InvitationLimits
 from .schema import FriendRow, PlayerRow
+from .seats import Client
 from .store import stamp, token_hash
 
 if TYPE_CHECKING:
-    from .connection import Connection as Conn
     from .peers import Peers
     from .store import Store
+
+
+class _Session(Protocol):
+    session: str | None  # the signed-in session it was opened with
+
+
+class _At(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def options(self) -> p.TableOptions: ...
+
+
+class Conn(Client, Protocol):
+    """A connection as presence sees it (``connection.Connection``; a protocol, so that presence
+    does not import the connections' side)."""
+
+    @property
+    def table(self) -> _At | None: ...
+
+    @property
+    def ws(self) -> _Session: ...
+
+    def close(self) -> None: ...
 
 MAX_FRIENDS = 500
 

@@ -7,14 +7,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from tarot.engine import Bid, IllegalAction, Phase, action_from_dict
+from tarot.engine import IllegalAction, action_from_dict
 
-from . import cancelvote, events
+from . import cancelvote
 from . import protocol as p
 from . import table_events as ev
 from .game import ServerGame
 from .outcome import NOTHING, Context, Outcome, refused
 from .seats import Client
+from .table_kinds import kind_of
 from .table_state import TableState
 
 # --- a game's start --------------------------------------------------------------------
@@ -136,14 +137,7 @@ def _deal_end(state: TableState, game: ServerGame, ctx: Context) -> ev.DealEnded
 
 
 def _imposed_bid(state: TableState) -> ev.TableEvent | None:
-    """At an event in the FFT's imposed-taker form, the bids are the table's: the imposed
-    taker bids the imposed contract (``events.imposed_contract``), everybody else passes, at
-    once (each bid stored and sent as any move, ``by`` "imposed")."""
-    deal = state.deal()
-    if state.at_event is None or not state.at_event.imposed_taker or deal is None:
-        return None
-    if deal.phase is not Phase.BIDDING or deal.turn is None:
-        return None
-    taker, contract = events.imposed_contract(deal)
-    seat = deal.turn
-    return ev.ActionPlayed(seat, Bid(seat, contract if seat == taker else None), "imposed")
+    """A table that imposes the bids (a tournament's, in the FFT's imposed-taker form) makes
+    them at once, each stored and sent as any move (``by`` "imposed")."""
+    bid = kind_of(state).imposed_bid(state)
+    return None if bid is None else ev.ActionPlayed(bid.seat, bid, "imposed")

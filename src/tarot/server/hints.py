@@ -10,25 +10,27 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from . import protocol as p
-from . import table_policy
+from . import table_kinds
 from .seats import Client
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .settings import TableServices
+    from .table_state import TableState
 
 
 class Hints:
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    def __init__(self, state: TableState, services: TableServices) -> None:
+        self.state = state  # (read only: the table's actor changes it)
+        self.services = services
         self.given: dict[tuple[int, int], dict[str, Any]] = {}  # (seat, version) → its advice
         self.working: set[asyncio.Task[None]] = set()
 
     def refusal(self, client: Client) -> dict[str, Any] | None:
-        state = self.table.state
+        state = self.state
         seat = state.seat_of(client.player_id)
         if seat is None:
             return p.error("you do not sit at this table", "not_seated")
-        refused = table_policy.refusal(state, p.Hint)
+        refused = table_kinds.refusal(state, p.Hint)
         if refused is not None:
             return refused
         deal = state.deal()
@@ -44,7 +46,7 @@ class Hints:
         if refused is not None:
             client.send(refused)
             return
-        state = self.table.state
+        state = self.state
         seat = state.seat_of(client.player_id)
         deal = state.deal()
         assert seat is not None and deal is not None
@@ -52,20 +54,19 @@ class Hints:
         if key in self.given:
             client.send(p.hint(state.id, state.version, self.given[key]))
             return
-        services = self.table.services
+        services = self.services
         seed = services.chance.getrandbits(32)
         task = asyncio.create_task(self._work(client, key, deal.view(seat), seed, services.settings.think))
         self.working.add(task)
         task.add_done_callback(self.working.discard)
 
     async def _work(self, client: Client, key: tuple[int, int], view: Any, seed: int, think: float) -> None:
-        t = self.table
         try:
-            advice = await t.services.bot_pool.advise(view, seed, think)
+            advice = await self.services.bot_pool.advise(view, seed, think)
         except Exception:  # (a worker that died: the player may ask again)
             client.send(p.error("no hint could be worked out: try again", "internal"))
             return
-        if t.state.version != key[1]:
+        if self.state.version != key[1]:
             return  # the position moved on: the advice is for a move already made
         self.given = {key: advice}
-        client.send(p.hint(t.state.id, key[1], advice))
+        client.send(p.hint(self.state.id, key[1], advice))

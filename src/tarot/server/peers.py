@@ -7,7 +7,7 @@ out (their connections are closed everywhere). Tables are ``relay``'s."""
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
@@ -15,12 +15,24 @@ from . import protocol as p
 from .chat import Line
 
 if TYPE_CHECKING:
+    from .chat import Room
     from .cluster import Cluster, Listener
-    from .hub import Hub
+    from .friends import Presence
+    from .limits import FloodLimits
+    from .seats import Client
+
+
+class Node(Protocol):
+    """What the other nodes' news reach on this one (the ``Hub``'s parts)."""
+
+    presence: Presence
+    flood: FloodLimits
+    lobby_room: Room  # the lobby's chat
+    lobby: set[Client]  # who watches the lobby here
 
 
 class Peers:
-    def __init__(self, hub: Hub, cluster: Cluster) -> None:
+    def __init__(self, hub: Node, cluster: Cluster) -> None:
         self.hub = hub
         self.cluster = cluster
         self.presence_channel = cluster.key("presence")

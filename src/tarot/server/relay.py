@@ -13,7 +13,7 @@ Redis, its connections at remote tables join them again (``resync``) and get a s
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import orjson
 
@@ -21,9 +21,21 @@ from . import protocol as p
 from .connection import Connection
 
 if TYPE_CHECKING:
+    from collections.abc import Coroutine
+
     from .cluster import Cluster
-    from .hub import Hub
     from .table import Table
+
+
+class Tables(Protocol):
+    """What the relay needs of this node's tables (the ``Hub``'s)."""
+
+    tables: dict[str, Table]
+    remote_lobby: dict[str, dict[str, Any]]  # the other nodes' listed tables, by id
+
+    def step_down(self, tid: str, owner: str) -> None: ...
+
+    def background(self, work: Coroutine[Any, Any, Any]) -> None: ...
 
 log = logging.getLogger("tarot.server")
 
@@ -92,7 +104,7 @@ class Relay:
     """This node's end of the relay: forwarding its connections' messages to the tables' owners,
     and handing the tables it owns the messages of other nodes' connections."""
 
-    def __init__(self, hub: Hub, cluster: Cluster) -> None:
+    def __init__(self, hub: Tables, cluster: Cluster) -> None:
         self.hub = hub
         self.cluster = cluster
         self.connections: dict[int, Connection] = {}  # this node's connections at remote tables

@@ -11,10 +11,17 @@ from . import protocol as p
 from .cancelvote import vote_state
 from .gameflow import next_deal_state
 from .table_events import TableEvent, views
-from .table_writes import counts
+from .table_kinds import counts
 
 if TYPE_CHECKING:
-    from .table import Table
+    from collections.abc import Callable
+
+    from tarot.engine import Deal
+
+    from .clock import Clock
+    from .eventlog import EventLog
+    from .seats import Client
+    from .table_state import TableState
 
 # A player may look at the previous trick until the current one is gathered, not at the earlier
 # ones (rules booklet: « consulter la teneur du pli précédent »): views sent to clients hold the
@@ -23,8 +30,13 @@ LAST_TRICKS = 1
 
 
 class Renderer:
-    def __init__(self, table: Table) -> None:
-        self.table = table
+    def __init__(self, state: TableState, watchers: set[Client], log: EventLog, clock: Clock,
+                 time_left: Callable[[Deal | None], float | None]) -> None:
+        self.table = state  # (read only: the table's actor changes it)
+        self.watchers = watchers
+        self.log = log
+        self.clock = clock
+        self.time_left = time_left  # the move clock's (``Autoplay.time_left``)
         self.view_cache: dict[Any, Any] = {}  # Deal.view_parts's, from one event to the next
         self.own_json: dict[int, tuple[dict[str, Any], bytes]] = {}  # each seat's own view keys, serialized
 
@@ -37,13 +49,12 @@ class Renderer:
         ``time_left``. Otherwise the state holds every key but ``last_result`` (with the deal's
         whole record), which goes only with the events that change it (``result``).
         """
-        table = self.table
-        state_ = table.state
+        state_ = self.table
         shown, private = views(event)
         public = p.encode(shown)  # the same for every seat: serialized once, not once per seat
-        table.log.append(state_.version, public, private)
+        self.log.append(state_.version, public, private)
         seat_of = {s.player_id: i for i, s in enumerate(state_.seats) if s.player_id is not None}
-        watchers = [(c, seat_of.get(c.player_id, -1)) for c in table.watchers]
+        watchers = [(c, seat_of.get(c.player_id, -1)) for c in self.watchers]
         deal = state_.deal()
         seat_views: dict[int, bytes] = {}
         if deal is not None:  # what every seat sees alike is serialized once, then each seat's own
@@ -59,7 +70,7 @@ class Renderer:
         if event.full:
             state += p.object_tail(self.shared_state(event.result))[:-1] + b","
         end = b"," + p.object_tail({"version": state_.version,
-                                     "time_left": table.autoplay.time_left(deal)}) + b"}"
+                                     "time_left": self.time_left(deal)}) + b"}"
         texts: dict[int, str] = {}  # one message per seat, shared by its connections
         for c, seat in watchers:
             text = texts.get(seat)
@@ -81,7 +92,7 @@ class Renderer:
 
     def summary(self) -> dict[str, Any]:
         """The table as the lobby shows it."""
-        table = self.table.state
+        table = self.table
         out = {"id": table.id, "options": table.options.model_dump(), "host": table.host,
                "status": table.status,
                "seats": [{"name": s.name or None, "bot": s.bot, "taken": not s.empty,
@@ -96,11 +107,10 @@ class Renderer:
     def view_state(self, seat: int) -> dict[str, Any]:
         """The part of ``state(seat)`` that a card or a bid changes (``record`` sends the same,
         put together from JSON pieces)."""
-        table = self.table
-        deal = table.state.deal()
-        return {"you": seat, "version": table.state.version,
+        deal = self.table.deal()
+        return {"you": seat, "version": self.table.version,
                 "view": None if deal is None else deal.view_dicts([seat], LAST_TRICKS)[seat],
-                "time_left": table.autoplay.time_left(deal)}
+                "time_left": self.time_left(deal)}
 
     def state(self, seat: int) -> dict[str, Any]:
         """Everything ``seat`` (-1: a spectator) may know now."""
@@ -109,8 +119,8 @@ class Renderer:
     def shared_state(self, with_result: bool) -> dict[str, Any]:
         """The keys of ``state`` that every seat sees alike (``with_result=False``: without
         ``last_result``, for events that leave it unchanged); ``view_state`` has the others."""
-        table = self.table.state
-        now = self.table.services.clock.now()
+        table = self.table
+        now = self.clock.now()
         game = table.game
         out: dict[str, Any] = {
             "table": self.summary(),

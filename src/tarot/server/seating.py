@@ -9,7 +9,7 @@ from . import protocol as p
 from . import table_events as ev
 from .outcome import NOTHING, Context, Outcome, refused
 from .seats import Client
-from .table_policy import refuse_competitor, refuse_options
+from .table_kinds import refuse_competitor, refuse_options
 from .table_state import TableState, new_invite
 
 # --- coming and going ------------------------------------------------------------------

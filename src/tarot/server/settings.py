@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .botpool import BotPool
 from .slowlane import SlowLane
@@ -14,8 +14,22 @@ from .slowlane import SlowLane
 if TYPE_CHECKING:
     from .chat import ChatServices
     from .clock import Clock
-    from .friends import Presence
+    from .invitations import InvitationLimits
     from .store import Store
+
+
+class Presence(Protocol):
+    """What a table asks of who is connected (``friends.Presence``; a protocol, so that the
+    tables do not import the connections' side)."""
+
+    invitations: InvitationLimits  # how many invitations a player may send and receive
+
+    def online(self, player: str) -> bool: ...
+
+    def tell(self, player: str, message: dict[str, Any]) -> bool:
+        """Send ``message`` to ``player``'s connections, wherever they are."""
+
+    async def is_friend(self, player: str, other: str) -> bool: ...
 
 
 @dataclass

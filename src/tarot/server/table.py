@@ -25,7 +25,7 @@ from typing import Any
 
 from tarot.engine import Deal
 
-from . import autoplay, cancelvote, gameflow, seating, table_policy, table_writes
+from . import autoplay, cancelvote, gameflow, seating, table_kinds, table_writes
 from . import protocol as p
 from . import table_events as ev
 from .autoplay import Auto, Autoplay
@@ -80,9 +80,9 @@ class Table:
         self.idle = asyncio.Event()  # set when ``deliver`` ends: the actor may wait for it
         self.task: asyncio.Task[None] | None = None
         self.wake_at: float | None = None  # when the actor last waited to act by itself (None: never)
-        self.render = Renderer(self)
-        self.autoplay = Autoplay(self, services)
-        self.hints = Hints(self)
+        self.autoplay = Autoplay(state, self.watchers, self.enqueue, services)
+        self.render = Renderer(state, self.watchers, self.log, services.clock, self.autoplay.time_left)
+        self.hints = Hints(state, services)
         self.chat = Room(services.chat, "table", state.id)
         # In a cluster, this node's claim of the table (its id, its owner epoch): every write of
         # the table is fenced with it (``Store.fence``). None: one process, no fence.
@@ -284,7 +284,7 @@ class Table:
             return Outcome(reply=(p.pong() if isinstance(message, p.Ping)
                                   else p.error("join the table first", "not_joined"),))
         # what the table's kind refuses (a hint's refusal waits for its seat's: ``Hints.refusal``)
-        refused = None if isinstance(message, p.Hint) else table_policy.refusal(state, type(message))
+        refused = None if isinstance(message, p.Hint) else table_kinds.refusal(state, type(message))
         if refused is not None:
             return Outcome(reply=(refused,))
         ctx = self._context()
@@ -380,7 +380,7 @@ class Table:
         else:
             try:
                 stored = await table_writes.write(self.services, state, event)
-            except table_writes.Refused as e:
+            except table_kinds.StartRefused as e:
                 for c in self.watchers:
                     c.send(e.error)
                 return False
