@@ -1,9 +1,11 @@
 """The optional native extensions, in Cython: the engine's core (``tarot.engine._core``) and the
 search bot's playout kernel (``tarot.bots._playout``). Built when a compiler and Cython are there,
-else the package installs pure Python (``engine/core.py`` and ``bots/rollout.py`` serve)."""
+else the package installs pure Python (``engine/core.py`` and ``bots/rollout.py`` serve), as it
+does with ``TAROT_NATIVE=0`` (the same switch that picks the pure core at run time)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -38,7 +40,7 @@ class OptionalBuildExt(build_ext):
 
 
 ext_modules = []
-if cythonize is not None:
+if cythonize is not None and os.environ.get("TAROT_NATIVE") != "0":
     ext_modules = cythonize(
         ["src/tarot/engine/_core.pyx", "src/tarot/bots/_playout.pyx"], quiet=True,
         compiler_directives={"language_level": "3"},

@@ -36,7 +36,7 @@ from common import ROOT, quantile, served, tree_cpu_seconds, worktree
 # The site with quick bots (so a game takes seconds), run the same way for every revision.
 LAUNCH = """
 import sys, uvicorn
-from tarot.server.app import create_app
+from tarot.server.web.app import create_app
 from tarot.server.settings import Settings
 url, port = sys.argv[1], int(sys.argv[2])
 settings = Settings(bot_delay=0.05, trick_pause=0.0, next_deal_wait=0.5)

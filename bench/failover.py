@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import Server, choose
 from server import drop_postgres, fresh_postgres, loopback, reset_redis
 from tarot.server.protocol import merge_state
-from tarot.server.table_state import EPOCH
+from tarot.server.table.state import EPOCH
 
 
 class Seat:

@@ -40,16 +40,16 @@ sys.path.insert(0, str(Path(__file__).parent))
 from common import ROOT, Server, choose, quantile, worktree
 from server import drop_postgres, fresh_postgres, share_native_core
 from tarot.bots import make_bot, play_deal
-from tarot.server.game import ServerGame
 from tarot.server.protocol import merge_state
-from tarot.server.schema import DealRow, GamePlayerRow, GameRow, PlayerRow, TableRow
-from tarot.server.store import normalize_url
+from tarot.server.store.schema import DealRow, GamePlayerRow, GameRow, PlayerRow, TableRow
+from tarot.server.store.store import normalize_url
+from tarot.server.table.game import ServerGame
 
 # The site with no pause between deals and no flood limit (the scripted people act at once, faster
 # than people do, all from one address), run the same way for every revision.
 LAUNCH = """
 import sys, uvicorn
-from tarot.server.app import create_app
+from tarot.server.web.app import create_app
 from tarot.server.settings import Settings
 url, port = sys.argv[1], int(sys.argv[2])
 settings = Settings(bot_delay=0.0, trick_pause=0.0, next_deal_wait=0.0, flood_rate=1e6, flood_burst=1e6)

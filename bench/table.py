@@ -36,11 +36,11 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).parent))
 from common import choose
-from tarot.server.app import _handle, tune_gc
-from tarot.server.connection import Connection
 from tarot.server.hub import Hub
-from tarot.server.store import Store, migrate
-from tarot.server.table import Table
+from tarot.server.store.store import Store, migrate
+from tarot.server.table.actor import Table
+from tarot.server.web.app import _handle, tune_gc
+from tarot.server.web.connection import Connection
 
 
 class LastMessage:

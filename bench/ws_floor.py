@@ -38,7 +38,7 @@ except ImportError:  # pragma: no cover
 SERVER = textwrap.dedent('''
     import os, orjson, uvicorn
     from starlette.applications import Starlette
-    from tarot.server.app import SocketRoute
+    from tarot.server.web.app import SocketRoute
     PAD = "x" * int(os.environ["FLOOR_SIZE"])
     tables = {}
     async def session(ws):  # on the site's own websocket path (app.SocketRoute, socket.Socket)

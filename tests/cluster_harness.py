@@ -20,7 +20,7 @@ from server_harness import ScriptedClient
 # A node as ``tarot serve --db … --redis …`` starts it, with the table's pauses shortened.
 NODE = """
 import sys, uvicorn
-from tarot.server.app import UVICORN_OPTIONS, create_app
+from tarot.server.web.app import UVICORN_OPTIONS, create_app
 from tarot.server.settings import Settings
 db, redis, port, lease = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 settings = Settings(bot_delay=0.0, trick_pause=0.0, next_deal_wait=0.0, think=0.05, grace=60.0)

@@ -18,10 +18,10 @@ pytest.importorskip("fastapi")
 
 from starlette.testclient import TestClient
 
-from tarot.server.app import create_app
 from tarot.server.clock import SYSTEM, Clock, ManualClock
 from tarot.server.protocol import merge_state
 from tarot.server.settings import Settings
+from tarot.server.web.app import create_app
 
 PG_URL = os.environ.get("TAROT_TEST_POSTGRES_URL")
 
@@ -55,7 +55,7 @@ class QuietTab:
 def sqlite_hub(tmp_path: Path) -> Any:
     """A store on a fresh SQLite file and the hub of its tables, in process (no web server)."""
     from tarot.server.hub import Hub
-    from tarot.server.store import Store, migrate
+    from tarot.server.store.store import Store, migrate
 
     url = f"sqlite:///{tmp_path / 'tarot.sqlite3'}"
     migrate(url)
@@ -66,8 +66,8 @@ def sqlite_hub(tmp_path: Path) -> Any:
 def reset_postgres(url: str) -> None:
     from sqlalchemy import create_engine, text
 
-    from tarot.server.schema import Base
-    from tarot.server.store import normalize_url
+    from tarot.server.store.schema import Base
+    from tarot.server.store.store import normalize_url
 
     engine = create_engine(normalize_url(url))
     with engine.begin() as conn:  # every table of the schema (a new one is not forgotten here)

@@ -23,15 +23,15 @@ from sqlalchemy.engine import Engine
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from tarot.server import players
-from tarot.server.accounts import NAME_MAX, SESSION_COOKIE
-from tarot.server.api import LEADERBOARD_PAGE, MAX_BODY
 from tarot.server.clock import day_of
 from tarot.server.limits import LoginLimits
-from tarot.server.players import SESSION_DAYS
-from tarot.server.ratings import Rating
-from tarot.server.schema import LedgerRow, PlayerRow, SessionRow
-from tarot.server.store import normalize_url
+from tarot.server.players import players
+from tarot.server.players.accounts import NAME_MAX, SESSION_COOKIE
+from tarot.server.players.players import SESSION_DAYS
+from tarot.server.players.ratings import Rating
+from tarot.server.store.schema import LedgerRow, PlayerRow, SessionRow
+from tarot.server.store.store import normalize_url
+from tarot.server.web.api import LEADERBOARD_PAGE, MAX_BODY
 
 PASSWORD = "correct horse battery"
 FOREIGN = "https://evil.example"

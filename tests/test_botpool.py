@@ -16,7 +16,7 @@ pytest.importorskip("fastapi")
 from server_harness import Player, create_table, db_url, drive, make_client
 from tarot.bots import make_bot
 from tarot.engine import Deal
-from tarot.server.botpool import BotPool
+from tarot.server.table.botpool import BotPool
 
 
 def _a_card_play_view() -> object:

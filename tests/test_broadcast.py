@@ -15,7 +15,7 @@ pytest.importorskip("fastapi")
 
 from server_harness import QuietTab, sqlite_hub
 from tarot.server import protocol as p
-from tarot.server.table import Table
+from tarot.server.table.actor import Table
 
 
 class Tab(QuietTab):

@@ -70,7 +70,7 @@ def test_the_client_is_served_with_its_texts(tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
     from fastapi.testclient import TestClient
 
-    from tarot.server.app import create_app
+    from tarot.server.web.app import create_app
 
     with TestClient(create_app(f"sqlite:///{tmp_path / 'tarot.sqlite3'}")) as client:
         for lang in ("en", "fr"):

@@ -17,9 +17,9 @@ from server_harness import Player, account, db_url, drive, make_client
 from tarot.bots.evaluation import contract_for, hand_points
 from tarot.engine import Bid, Deal
 from tarot.engine.duplicate import TableResult, mark_tables, overall_percentage, rank_marks, rank_standings
-from tarot.server import challenge as ch
 from tarot.server.clock import day_of
-from tarot.server.game import Etui, ServerGame
+from tarot.server.competitions import challenge as ch
+from tarot.server.table.game import Etui, ServerGame
 
 KINDS = ["sqlite", "postgres"]
 DEALS = 2  # a short day: the rules are the same with 8
@@ -247,7 +247,7 @@ def entry(player: str, day: str, deal: int, score: int, side: str = "defence",
 
 
 def test_the_days_ranking_counts_accounts_that_played_every_deal_and_shares_ties() -> None:
-    from tarot.server.challenge_ranking import day_ranking
+    from tarot.server.competitions.challenge_ranking import day_ranking
 
     day = "2026-11-01"
     results = [entry("anne", day, 1, 100, "attack"), entry("bruno", day, 1, -50), entry("chloe", day, 1, -50),
@@ -265,7 +265,7 @@ def test_the_days_ranking_counts_accounts_that_played_every_deal_and_shares_ties
 def test_guests_are_marked_against_the_accounts_alone_all_at_once() -> None:
     """``marks(field, guests)``: each guest's deal ranked among the accounts' results of that deal,
     in one call for all of a guest's deals (the day's page computes them once)."""
-    from tarot.server.challenge_ranking import marks
+    from tarot.server.competitions.challenge_ranking import marks
 
     day = "2026-11-01"
     field = [entry("anne", day, 1, 100), entry("bruno", day, 1, -50), entry("anne", day, 2, 20)]
@@ -277,7 +277,7 @@ def test_guests_are_marked_against_the_accounts_alone_all_at_once() -> None:
 
 
 def test_the_months_ranking_needs_three_complete_days() -> None:
-    from tarot.server.challenge_ranking import month_ranking
+    from tarot.server.competitions.challenge_ranking import month_ranking
 
     results = []
     for d, (a, b) in enumerate([(10, 0), (0, 10), (10, 0)], start=1):

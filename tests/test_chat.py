@@ -13,8 +13,8 @@ from sqlalchemy import create_engine, select
 
 from server_harness import Player, create_table, db_url, make_client
 from tarot.server.protocol import CHAT_MAX
-from tarot.server.schema import ChatRow, MuteRow
-from tarot.server.store import normalize_url
+from tarot.server.store.schema import ChatRow, MuteRow
+from tarot.server.store.store import normalize_url
 
 KINDS = ["sqlite", "postgres"]
 

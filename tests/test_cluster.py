@@ -25,7 +25,7 @@ pytest.importorskip("websockets")
 from cluster_harness import WsPlayer, env_urls, reset_redis, start_node
 from server_harness import drive, free_port, reset_postgres, sign_up_over_http
 from tarot.engine import DealRecord
-from tarot.server.table_state import EPOCH
+from tarot.server.table.state import EPOCH
 
 PG, REDIS = env_urls()
 pytestmark = pytest.mark.skipif(not (PG and REDIS),
@@ -61,7 +61,7 @@ def stored_game(tid: str) -> tuple[dict[str, Any], list[dict[str, Any]], list[li
     """The table's last game as PostgreSQL holds it: the game, its deals, each deal's actions."""
     from sqlalchemy import create_engine, text
 
-    from tarot.server.store import normalize_url
+    from tarot.server.store.store import normalize_url
 
     assert PG
     engine = create_engine(normalize_url(PG))

@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("redis")
 
 from cluster_harness import reset_redis
-from tarot.server.cluster import Cluster
-from tarot.server.shared_limits import SharedQuota
+from tarot.server.cluster.node import Cluster
+from tarot.server.cluster.shared_limits import SharedQuota
 
 REDIS = os.environ.get("TAROT_TEST_REDIS_URL")
 pytestmark = pytest.mark.skipif(not REDIS, reason="needs TAROT_TEST_REDIS_URL")

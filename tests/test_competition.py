@@ -12,11 +12,12 @@ import pytest
 from sqlalchemy import create_engine, select
 
 from server_harness import Player, account, create_table, db_url, drive, make_client
-from tarot.server import cancelvote, competition, players
 from tarot.server.clock import ManualClock
-from tarot.server.ratings import new_rating, rate
-from tarot.server.schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow
-from tarot.server.store import normalize_url
+from tarot.server.players import competition, players
+from tarot.server.players.ratings import new_rating, rate
+from tarot.server.store.schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow
+from tarot.server.store.store import normalize_url
+from tarot.server.table import cancelvote
 
 KINDS = ["sqlite", "postgres"]
 

@@ -16,7 +16,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tarot.server.connection import BACKLOG_LIMIT, CLOSE_POLICY, Connection
+from tarot.server.web.connection import BACKLOG_LIMIT, CLOSE_POLICY, Connection
 
 
 class StallingSocket:

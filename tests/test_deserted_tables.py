@@ -16,7 +16,8 @@ from sqlalchemy import select
 from server_harness import Player, create_table, db_url, make_client, next_timer
 from tarot.server.clock import ManualClock
 from tarot.server.settings import Settings
-from tarot.server.store import GameRow, Store, TableRow
+from tarot.server.store.schema import GameRow, TableRow
+from tarot.server.store.store import Store
 
 
 def _bots_game(client: object, name: str = "A") -> tuple[Player, str]:

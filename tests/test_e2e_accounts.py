@@ -21,9 +21,9 @@ pytest.importorskip("fastapi")
 from sqlalchemy import create_engine, update  # noqa: E402
 
 from server_harness import free_port  # noqa: E402
-from tarot.server.players import bot_account, save_ratings  # noqa: E402
-from tarot.server.ratings import Rating  # noqa: E402
-from tarot.server.schema import PlayerRow  # noqa: E402
+from tarot.server.players.players import bot_account, save_ratings  # noqa: E402
+from tarot.server.players.ratings import Rating  # noqa: E402
+from tarot.server.store.schema import PlayerRow  # noqa: E402
 from test_e2e_browser import SHOTS, WAIT_MS, start_server, stop_server  # noqa: E402 (skips without chromium)
 
 FILLERS = 54  # rated at 3 players besides Heuristic: more than a page (50) of the leaderboard

@@ -24,8 +24,8 @@ if not os.path.exists(CHROMIUM):
 import uvicorn  # noqa: E402
 
 from server_harness import free_port  # noqa: E402
-from tarot.server.app import UVICORN_OPTIONS, create_app  # noqa: E402
 from tarot.server.settings import Settings  # noqa: E402
+from tarot.server.web.app import UVICORN_OPTIONS, create_app  # noqa: E402
 
 WAIT_MS = 90_000  # generous: a loaded 2-core CI machine is slow, and a real failure still fails
 SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
@@ -287,7 +287,7 @@ def seed_deals(monkeypatch: pytest.MonkeyPatch, prefix: str, wanted: Callable[[A
     """The site's deals seeded: each one is the first of ``prefix-0``, ``prefix-1``, … that is
     played (not annulled as dealt) and that ``wanted(deal, players)`` accepts."""
     from tarot.engine import Deal
-    from tarot.server.game import ServerGame
+    from tarot.server.table.game import ServerGame
 
     real = ServerGame.new_deal
 

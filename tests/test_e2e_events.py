@@ -192,7 +192,8 @@ def test_the_lobby_shows_more_events_on_demand(tmp_path: Path, browser: Any) -> 
     from sqlalchemy import create_engine
 
     from server_harness import free_port
-    from tarot.server import events, players
+    from tarot.server.competitions import tournaments as events
+    from tarot.server.players import players
 
     db, port = tmp_path / "tarot.sqlite3", free_port()
     running = start_server(db, port)

@@ -31,7 +31,7 @@ def _reason(node: ast.expr) -> bool:
 def sent_codes() -> dict[str, str]:
     """Each code the server's source passes as an error's code, with where it is first."""
     found: dict[str, str] = {}
-    for path in sorted(SERVER.glob("*.py")):
+    for path in sorted(SERVER.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.Tuple) and len(node.elts) == 2 and _reason(node.elts[0]):
                 given = node.elts[1:]  # a refusal kept as (reason, code), as table_kinds does
@@ -60,7 +60,7 @@ def test_every_error_code_the_server_sends_is_documented() -> None:
 
 def test_the_chat_limits_are_documented_as_the_server_keeps_them() -> None:
     """Issue 34.11: the docs said "one every 2 s" while a refusal cut the player off for 10 s."""
-    from tarot.server.chat import CHAT_BURST, CHAT_COOLDOWN, CHAT_RATE
+    from tarot.server.community.chat import CHAT_BURST, CHAT_COOLDOWN, CHAT_RATE
 
     said = re.search(r"may send (\d+) at once, then one every (\d+) s; a message over that is refused "
                      r"\(`chat_flood` with `retry_after`\) and so is every other for the next (\d+) s",

@@ -7,7 +7,7 @@ from typing import Any
 
 import orjson
 
-from tarot.server.eventlog import EventLog
+from tarot.server.table.eventlog import EventLog
 
 
 def _decoded(events: list[orjson.Fragment] | None) -> list[dict[str, Any]]:

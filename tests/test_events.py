@@ -184,8 +184,8 @@ def test_the_listing_takes_as_many_queries_for_five_events_as_for_one(tmp_path: 
     """``events.listing`` reads the events and all their registrations at once (no query per event)."""
     from sqlalchemy import event as sa_event
 
-    from tarot.server import events
-    from tarot.server.store import Store, migrate
+    from tarot.server.competitions import tournaments as events
+    from tarot.server.store.store import Store, migrate
 
     url = db_url("sqlite", tmp_path)
     migrate(url)
@@ -218,7 +218,7 @@ def test_the_listing_takes_as_many_queries_for_five_events_as_for_one(tmp_path: 
 def test_an_event_table_comes_back_after_a_restart_with_its_deals(tmp_path: Path) -> None:
     """The process stops mid-event: a new one restores the table with the étuis still to play (and
     the seats they belong to), and the event ends as it would have."""
-    from tarot.server.game import etui
+    from tarot.server.table.game import etui
 
     url = db_url("sqlite", tmp_path)
     with make_client(url) as client:
@@ -273,7 +273,7 @@ def test_in_the_imposed_taker_form_the_same_hand_takes_the_same_contract_everywh
     the table makes the bids (``by`` "imposed"), everybody else passes, and the play follows."""
     from tarot.bots.evaluation import contract_for, hand_points
     from tarot.engine import Deal
-    from tarot.server.game import etui
+    from tarot.server.table.game import etui
 
     with make_client(db_url("sqlite", tmp_path)) as client:
         members = [Member(client, name, f"10.0.0.{i + 1}") for i, name in enumerate(NAMES[:5])]

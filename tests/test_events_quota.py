@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from server_harness import db_url, make_client, sign_up
-from tarot.server import events
+from tarot.server.competitions import tournaments as events
 
 KINDS = ["sqlite", "postgres"]
 

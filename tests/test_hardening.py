@@ -15,11 +15,11 @@ pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient
 
 from server_harness import Player, create_table, db_url, make_client
-from tarot.server.app import create_app
 from tarot.server.clock import ManualClock
 from tarot.server.hub import LOBBY_PAGE
 from tarot.server.limits import CREATES_PER_MINUTE, OPEN_TABLES_PER_PLAYER
 from tarot.server.settings import Settings
+from tarot.server.web.app import create_app
 
 
 @pytest.mark.parametrize("path", ["/", "/static/app.js", "/static/style.css", "/api/tables", "/nowhere"])

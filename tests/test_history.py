@@ -24,9 +24,9 @@ from typer.testing import CliRunner
 from server_harness import Player, choose, create_table, drive
 from tarot.cli.commands import app as cli
 from tarot.engine import Deal, DealRecord
-from tarot.server import history
-from tarot.server.schema import DealRow, GameRow
-from tarot.server.store import normalize_url
+from tarot.server.players import history
+from tarot.server.store.schema import DealRow, GameRow
+from tarot.server.store.store import normalize_url
 
 
 def rows(url: str, stmt: Any) -> list[Any]:

@@ -23,9 +23,9 @@ from typer.testing import CliRunner
 from server_harness import db_url
 from tarot.cli import app
 from tarot.cli.ladder import LadderConfig, parse_kinds, rate_game, seat_kinds
-from tarot.server import players
-from tarot.server.ratings import Rating, new_rating, ranks, rate
-from tarot.server.store import normalize_url
+from tarot.server.players import players
+from tarot.server.players.ratings import Rating, new_rating, ranks, rate
+from tarot.server.store.store import normalize_url
 
 KINDS = ["sqlite", "postgres"]
 SMALL = ["--players", "4", "--deals", "1", "--bots", "random,heuristic"]

@@ -22,10 +22,10 @@ from sqlalchemy import create_engine, select
 
 from run_isolation import dies_with_us
 from server_harness import choose, db_url, free_port, sign_up_over_http
-from tarot.server import players
+from tarot.server.players import players
 from tarot.server.protocol import merge_state
-from tarot.server.schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow
-from tarot.server.store import normalize_url
+from tarot.server.store.schema import GamePlayerRow, GameRow, LedgerRow, PlayerRow
+from tarot.server.store.store import normalize_url
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 

@@ -18,10 +18,10 @@ from sqlalchemy import create_engine, insert, select, update
 from starlette.testclient import TestClient
 
 from server_harness import Player, account, create_table, make_client, sign_up
-from tarot.server import text_policy
-from tarot.server.accounts import name_key
-from tarot.server.schema import PlayerRow
-from tarot.server.store import migrate, normalize_url
+from tarot.server.community import text_policy
+from tarot.server.players.accounts import name_key
+from tarot.server.store.schema import PlayerRow
+from tarot.server.store.store import migrate, normalize_url
 
 PASSWORD = "correct horse battery"
 # each renders as nothing, or as only marks with nothing to sit on

@@ -95,7 +95,7 @@ def test_the_browser_dispatches_exactly_the_server_messages() -> None:
     import re
     from pathlib import Path
 
-    net = (Path(p.__file__).parent / "static" / "js" / "net.js").read_text(encoding="utf-8")
+    net = (Path(p.__file__).parent.parent / "static" / "js" / "net.js").read_text(encoding="utf-8")
     switch = net[net.index("switch (m.type)"):net.index("default:")]
     cases = re.findall(r'case "(\w+)":', switch)
     assert len(cases) == len(set(cases))

@@ -11,9 +11,9 @@ import pytest
 from sqlalchemy import insert
 
 from server_harness import db_url, make_client, sign_up
-from tarot.server import stats
-from tarot.server.read_limit import COOLDOWN
-from tarot.server.schema import DealRow, GamePlayerRow, GameRow, PlayerRow, TableRow
+from tarot.server.players import stats
+from tarot.server.store.schema import DealRow, GamePlayerRow, GameRow, PlayerRow, TableRow
+from tarot.server.web.read_limit import COOLDOWN
 from test_stats import record, run, scored, write_games
 
 KINDS = ["sqlite", "postgres"]

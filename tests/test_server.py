@@ -29,8 +29,8 @@ from server_harness import (
 )
 from tarot.engine import Deal, DealRecord
 from tarot.server.clock import ManualClock
-from tarot.server.game import commitment
-from tarot.server.table import Resume
+from tarot.server.table.actor import Resume
+from tarot.server.table.game import commitment
 
 DBS = ["sqlite", "postgres"]
 
@@ -101,7 +101,8 @@ def test_full_game_all_scripted(tmp_path: Path, players: int) -> None:
 def test_store_keeps_players_tables_games_deals_actions(tmp_path: Path) -> None:
     from sqlalchemy import select
 
-    from tarot.server.store import ActionRow, DealRow, GameRow, PlayerRow, Store, TableRow
+    from tarot.server.store.schema import ActionRow, DealRow, GameRow, PlayerRow, TableRow
+    from tarot.server.store.store import Store
 
     url = db_url("sqlite", tmp_path)
     with make_client(url) as client:
@@ -589,7 +590,8 @@ def test_restart_after_a_last_card_whose_deal_end_was_not_stored(url: str) -> No
     its turn in the slow lane): the restarted table stores the deal's end, then goes on."""
     from sqlalchemy import create_engine, delete, update
 
-    from tarot.server.store import ActionRow, DealRow, GameRow, normalize_url
+    from tarot.server.store.schema import ActionRow, DealRow, GameRow
+    from tarot.server.store.store import normalize_url
 
     tid, before, tokens = _into_the_second_deal(url)
     assert before is not None and len(before["game"]["sheet"]) == 1
@@ -627,7 +629,8 @@ def test_restart_after_the_last_card_of_a_game_whose_end_was_not_stored(url: str
     game's end together."""
     from sqlalchemy import create_engine, update
 
-    from tarot.server.store import DealRow, GameRow, TableRow, normalize_url
+    from tarot.server.store.schema import DealRow, GameRow, TableRow
+    from tarot.server.store.store import normalize_url
 
     with make_client(url) as client:
         players = [Player(client, name) for name in "ABC"]
@@ -763,7 +766,8 @@ def _stored_game(url: str, tid: str) -> tuple[str, str, list[int]]:
     """The stored table's status, and its last game's status and totals."""
     from sqlalchemy import select
 
-    from tarot.server.store import GameRow, Store, TableRow
+    from tarot.server.store.schema import GameRow, TableRow
+    from tarot.server.store.store import Store
 
     store = Store(url)
     try:
@@ -800,7 +804,7 @@ def test_a_deal_annulled_at_once_is_redealt(tmp_path: Path, monkeypatch: pytest.
     """Petit sec is seen as the cards are dealt (R6): the table redeals under a new number and
     the game goes on (a regression: the redeal was once started twice, breaking the store)."""
     from tarot.engine import Annulment
-    from tarot.server import game as server_game
+    from tarot.server.table import game as server_game
 
     real = server_game.ServerGame.new_deal
     calls = {"n": 0}
@@ -839,7 +843,7 @@ def test_a_failed_store_write_leaves_the_table_unchanged(tmp_path: Path) -> None
     gets an error, the table keeps its state and version, and the same action then succeeds."""
     import random
 
-    from tarot.server.store import Store
+    from tarot.server.store.store import Store
 
     with make_client(db_url("sqlite", tmp_path)) as client:
         host = Player(client, "P0")

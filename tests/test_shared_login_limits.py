@@ -18,10 +18,10 @@ pytest.importorskip("redis")
 
 from cluster_harness import reset_redis
 from server_harness import sqlite_hub
-from tarot.server.accounts import AccountError
-from tarot.server.cluster import Cluster
+from tarot.server.cluster.node import Cluster
 from tarot.server.hub import Hub
 from tarot.server.limits import LoginLimits
+from tarot.server.players.accounts import AccountError
 
 REDIS = os.environ.get("TAROT_TEST_REDIS_URL")
 PREFIX = "tarot-login-test:"

@@ -3,7 +3,7 @@
 import asyncio
 import itertools
 
-from tarot.server.slowlane import SlowLane
+from tarot.server.table.slowlane import SlowLane
 
 
 async def _waiters(lane: SlowLane, names: list[str], passed: list[tuple[str, int]], tick: list[int]) -> None:

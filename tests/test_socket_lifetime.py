@@ -65,7 +65,7 @@ def test_a_sign_out_during_the_hello_closes_the_socket(tmp_path: Path,
                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     """The session is signed out between the hello's look-up of it and the connection being
     known to the sign-out (here: while its chips are topped up): the hello looks again."""
-    from tarot.server import players
+    from tarot.server.players import players
 
     with make_client(db_url("sqlite", tmp_path)) as client:
         token = sign_up(client, "Alice")

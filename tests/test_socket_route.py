@@ -10,8 +10,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from tarot.server.app import SocketRoute
-from tarot.server.socket import Socket
+from tarot.server.web.app import SocketRoute
+from tarot.server.web.socket import Socket
 
 
 def test_the_path_is_served_with_or_without_the_root_path_and_the_rest_goes_on() -> None:

@@ -15,9 +15,9 @@ from sqlalchemy import create_engine, func, insert, select, update
 
 from server_harness import Player, account, create_table, db_url, drive, make_client
 from tarot.engine import Contract, DealRecord, PoigneeSize, Side, score_deal, variant
-from tarot.server import stats
-from tarot.server.schema import DealRow, GamePlayerRow, GameRow, PlayerRow, TableRow
-from tarot.server.store import normalize_url
+from tarot.server.players import stats
+from tarot.server.store.schema import DealRow, GamePlayerRow, GameRow, PlayerRow, TableRow
+from tarot.server.store.store import normalize_url
 from test_competition import seat_bots
 
 KINDS = ["sqlite", "postgres"]

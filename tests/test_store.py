@@ -14,18 +14,9 @@ pytest.importorskip("sqlalchemy")
 from sqlalchemy import event, insert, select
 
 from server_harness import PG_URL, db_url, reset_postgres
-from tarot.server.store import (
-    FENCE,
-    ActionRow,
-    DealRow,
-    Fenced,
-    GameRow,
-    Store,
-    TableRow,
-    _Rows,
-    migrate,
-    stamp,
-)
+from tarot.server.store.rows import Rows
+from tarot.server.store.schema import ActionRow, DealRow, GameRow, TableRow
+from tarot.server.store.store import FENCE, Fenced, Store, migrate, stamp
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -128,13 +119,13 @@ def _grouped_runs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
     """Each run of a grouped statement (on the driver's executemany, which SQLAlchemy's events
     do not see): its SQL verb and how many rows it wrote."""
     runs: list[tuple[str, int]] = []
-    run = _Rows.run
+    run = Rows.run
 
-    def spy(self: _Rows, conn: Any, rows: list[dict[str, Any]]) -> None:
+    def spy(self: Rows, conn: Any, rows: list[dict[str, Any]]) -> None:
         runs.append((str(self.statement).split()[0], len(rows)))
         run(self, conn, rows)
 
-    monkeypatch.setattr(_Rows, "run", spy)
+    monkeypatch.setattr(Rows, "run", spy)
     return runs
 
 
@@ -261,7 +252,7 @@ def test_sqlite_wal_is_checkpointed_in_the_background(tmp_path: Path,
     the store copies the WAL into the database file from its worker thread instead."""
     import sqlite3
 
-    import tarot.server.store as store_module
+    import tarot.server.store.store as store_module
 
     url = db_url("sqlite", tmp_path)
     migrate(url)
@@ -343,7 +334,7 @@ def test_a_claim_is_not_held_by_an_open_transaction_of_a_frozen_owner(
     the next owner's claim waited for it as long as it slept (a cluster test timed out on it in
     CI). The server now ends such a transaction after ``STALE_TRANSACTION_SECONDS`` and the claim
     goes through; the frozen owner's write, never acknowledged, is rolled back."""
-    from tarot.server import store as store_module
+    from tarot.server.store import store as store_module
 
     assert PG_URL
     monkeypatch.setattr(store_module, "STALE_TRANSACTION_SECONDS", 1)

@@ -17,7 +17,7 @@ from playing import random_action
 from server_harness import QuietTab, sqlite_hub
 from tarot.engine import action_to_dict
 from tarot.server import protocol as p
-from tarot.server.store import DealRow
+from tarot.server.store.schema import DealRow
 
 
 def refuse(store: Any, when: str) -> None:
@@ -109,7 +109,7 @@ def test_the_ecart_has_its_own_longer_time(tmp_path: Path) -> None:
     """Issue 16: the écart (six cards to choose) gets ECART_TIME_FACTOR times the time per move;
     every other move the table's time."""
     from tarot.engine import Bid, Contract, Phase
-    from tarot.server.autoplay import ECART_TIME_FACTOR
+    from tarot.server.table.autoplay import ECART_TIME_FACTOR
 
     async def main() -> None:
         store, hub = sqlite_hub(tmp_path)

@@ -11,7 +11,7 @@ from typing import Any, get_args
 import pytest
 
 from tarot.server import protocol as p
-from tarot.server.table_kinds import Kind, kind_of, refusal
+from tarot.server.table.kinds import Kind, kind_of, refusal
 
 DOCS = Path(__file__).parent.parent / "docs" / "protocol.md"
 
@@ -48,22 +48,27 @@ def test_the_game_flow_imports_no_competition() -> None:
     ask the table's kind, and import none of the competitions' modules."""
     import ast
 
-    server = DOCS.parent.parent / "src" / "tarot" / "server"
-    competitions = {"challenge", "competition", "event_results", "events", "players"}
-    for name in ("table", "table_state", "table_writes", "gameflow", "seating", "cancelvote", "autoplay"):
+    table = DOCS.parent.parent / "src" / "tarot" / "server" / "table"
+    for name in ("actor", "state", "writes", "flow", "seating", "cancelvote", "autoplay", "events"):
         imported = set()
-        for node in ast.walk(ast.parse((server / f"{name}.py").read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ImportFrom) and node.level == 1:
-                imported |= {node.module} if node.module else {a.name for a in node.names}
-        assert not imported & competitions, (name, imported & competitions)
+        for node in ast.walk(ast.parse((table / f"{name}.py").read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.level:
+                module = "." * node.level + (node.module or "")
+                imported |= {f"{module}.{a.name}".replace("..", ".", 1) if not node.module else module
+                             for a in node.names}
+        # (the competitions' package, and the players' competitive ledger)
+        found = {m for m in imported if "competitions" in m or m.endswith(("competition", "players.players"))}
+        assert not found, (name, found)
 
 
 def test_each_kind_adds_its_own_writes_to_a_game_end() -> None:
     """A practice game's end writes nothing of its kind's; a competitive game's, its ratings
     (last: its result is the outcome); a challenge's, its score; a tournament's, its table done."""
-    from tarot.server import challenge, competition, event_results
-    from tarot.server.game import ServerGame
-    from tarot.server.seats import Seat
+    from tarot.server.competitions import challenge
+    from tarot.server.competitions import tournament_results as event_results
+    from tarot.server.players import competition
+    from tarot.server.table.game import ServerGame
+    from tarot.server.table.seats import Seat
 
     services = SimpleNamespace(clock=SimpleNamespace(now=lambda: 0.0), settings=SimpleNamespace(grace=30.0))
     game = ServerGame(4, 1)

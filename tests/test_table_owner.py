@@ -8,12 +8,12 @@ import ast
 import dataclasses
 from pathlib import Path
 
-from tarot.server.table_state import TableState
+from tarot.server.table.state import TableState
 
 SERVER = Path(__file__).resolve().parents[1] / "src" / "tarot" / "server"
 # the actor, the state's ``apply``, and the game's own methods (``ServerGame.apply``,
 # ``close_deal``), which only ``apply`` calls (a call elsewhere is caught below)
-OWNERS = ("table.py", "table_state.py", "game.py")
+OWNERS = ("table/actor.py", "table/state.py", "table/game.py")
 STATE = {f.name for f in dataclasses.fields(TableState)}
 # What the state holds that is not frozen: the game and its deal under way (a seat, a pause
 # between deals and a vote are frozen, so a write to them fails by itself).
@@ -62,24 +62,21 @@ def state_writes(source: str) -> list[str]:
     return sorted(found, key=lambda f: int(f.split(":")[0]))
 
 
-TABLE_TIER = {"table", "table_state", "table_events", "outcome", "seats", "game", "seating", "gameflow",
-              "cancelvote", "autoplay", "hints", "render", "table_writes", "table_kinds"}
-
-
-def reaches_tables(source: str) -> bool:
-    """The module imports a part of the table tier (so it may hold a table's state): the others
-    (the statistics' cache has ``seats`` of its own) are not the checker's business."""
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.ImportFrom) and node.level == 1:
-            names = [node.module] if node.module else [a.name for a in node.names]
-            if any(n.split(".")[0] in TABLE_TIER for n in names):
-                return True
+def reaches_tables(path: Path) -> bool:
+    """The module is in the table's package or imports from it (so it may hold a table's
+    state): the others (the statistics' cache has ``seats`` of its own) are not the checker's
+    business."""
+    if path.parent.name == "table":
+        return True
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level and (node.module or "").split(".")[0] == "table":
+            return True
     return False
 
 
 def test_only_the_actor_changes_a_table_state() -> None:
     files = sorted(SERVER.rglob("*.py"))
-    checked = [p for p in files if p.name not in OWNERS and reaches_tables(p.read_text(encoding="utf-8"))]
+    checked = [p for p in files if p.relative_to(SERVER).as_posix() not in OWNERS and reaches_tables(p)]
     assert len(checked) > 15
     for path in checked:
         found = state_writes(path.read_text(encoding="utf-8"))
@@ -87,8 +84,8 @@ def test_only_the_actor_changes_a_table_state() -> None:
 
 
 def test_the_handlers_are_among_the_modules_checked() -> None:
-    for name in ("seating.py", "gameflow.py", "cancelvote.py", "autoplay.py", "hints.py", "render.py"):
-        assert (SERVER / name).exists() and name not in OWNERS
+    for name in ("seating.py", "flow.py", "cancelvote.py", "autoplay.py", "hints.py", "render.py"):
+        assert (SERVER / "table" / name).exists() and f"table/{name}" not in OWNERS
 
 
 def test_the_owner_checker_catches_each_way_of_writing() -> None:
@@ -115,8 +112,8 @@ def test_the_frozen_parts_of_the_state_refuse_a_write() -> None:
     """A seat, a pause between deals and a vote are replaced by ``apply``, never changed."""
     import pytest
 
-    from tarot.server.seats import Seat
-    from tarot.server.table_state import Intermission, Vote
+    from tarot.server.table.seats import Seat
+    from tarot.server.table.state import Intermission, Vote
 
     for value, field in ((Seat(), "name"), (Intermission(1.0), "until"), (Vote(0, 1.0), "accepted")):
         with pytest.raises(dataclasses.FrozenInstanceError):

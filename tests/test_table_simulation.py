@@ -29,9 +29,9 @@ from tarot.server import protocol as p
 from tarot.server.clock import ManualClock
 from tarot.server.hub import Hub
 from tarot.server.settings import Settings
-from tarot.server.store import Store, migrate
-from tarot.server.table import Gone, Table
-from tarot.server.table_events import KINDS
+from tarot.server.store.store import Store, migrate
+from tarot.server.table.actor import Gone, Table
+from tarot.server.table.events import KINDS
 
 CARDS = frozenset(codes_of(FULL_DECK))
 # How often each step is each thing (a step by a client not at the table is its join).

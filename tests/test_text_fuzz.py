@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from sqlalchemy import create_engine, select
 
 from server_harness import PG_URL, Player, db_url, make_client, sign_up
-from tarot.server import text_policy
-from tarot.server.schema import ChatRow, EventRow, PlayerRow
-from tarot.server.store import normalize_url
+from tarot.server.community import text_policy
+from tarot.server.store.schema import ChatRow, EventRow, PlayerRow
+from tarot.server.store.store import normalize_url
 
 HOSTILE = ["\x00", "\x1b", "\x7f", "\u0085", "\u202e", "\u2066", "\u200b", "\u200d", "\ufeff", "\ud800",
            "\udfff", "\u0301", "\u0489", "\u3164", "\u2800", "\ufe0f", "\n", "\t", "\u2028", "\ue000",

@@ -24,7 +24,7 @@ from tarot.engine import action_to_dict
 from tarot.server import protocol as p
 from tarot.server.hub import Hub
 from tarot.server.settings import Settings
-from tarot.server.store import Store, migrate
+from tarot.server.store.store import Store, migrate
 
 DATA = Path(__file__).resolve().parent / "data" / "transcripts"
 CASES = (3, 4, 5)

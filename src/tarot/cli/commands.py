@@ -301,9 +301,9 @@ def serve(
     try:  # the server's dependencies load only for this command
         import uvicorn
 
-        from tarot.server.app import behind, create_app, tune_gc
         from tarot.server.settings import Settings
-        from tarot.server.store import default_url, migrate
+        from tarot.server.store.store import default_url, migrate
+        from tarot.server.web.app import behind, create_app, tune_gc
     except ImportError as exc:
         typer.echo(f"error: tarot serve needs the server extra (pip install -e '.[server]'): {exc}", err=True)
         raise typer.Exit(1) from None

@@ -36,10 +36,10 @@ from sqlalchemy.engine import Connection, Engine
 from tarot.bots import BOT_NAMES, build_bot
 from tarot.bots.arena import derive_seed, run_in_order
 from tarot.engine import Game
-from tarot.server.players import bot_account, bot_identity, ratings_of, save_ratings
-from tarot.server.ratings import Rating, ranks, rate_seats
-from tarot.server.schema import PlayerRow
-from tarot.server.store import default_url, migrate, normalize_url
+from tarot.server.players.players import bot_account, bot_identity, ratings_of, save_ratings
+from tarot.server.players.ratings import Rating, ranks, rate_seats
+from tarot.server.store.schema import PlayerRow
+from tarot.server.store.store import default_url, migrate, normalize_url
 
 from .arena_report import _fail, _ProgressBar
 from .i18n import Lang, default_lang, text

@@ -13,25 +13,27 @@ from typing import TYPE_CHECKING, Any
 
 import orjson
 
-from . import event_tables, table_writes
 from . import protocol as p
-from .accounts import Accounts
-from .botpool import BotPool
-from .chat import ChatServices, Room
-from .friends import Presence
+from .cluster.peers import Peers
+from .cluster.relay import Relay
+from .cluster.shared_limits import SharedLoginLimits, SharedQuota
+from .community.chat import ChatServices, Room
+from .community.friends import Presence
+from .competitions import tournament_tables
 from .limits import FloodLimits, Refusal, TableQuota
-from .peers import Peers
-from .relay import Relay
-from .seats import Client, Seat
+from .players.accounts import Accounts
 from .settings import Settings, TableServices
-from .shared_limits import SharedLoginLimits, SharedQuota
-from .slowlane import SlowLane
-from .table import Resume, Table
-from .table_state import TableState, restored
+from .table import writes as table_writes
+from .table.actor import Resume, Table
+from .table.botpool import BotPool
+from .table.seats import Client, Seat
+from .table.slowlane import SlowLane
+from .table.state import TableState, restored
 
 if TYPE_CHECKING:
-    from .cluster import Cluster
-    from .store import LoadedTable, Store
+    from .cluster.node import Cluster
+    from .store.loading import LoadedTable
+    from .store.store import Store
 
 log = logging.getLogger("tarot.server")
 LOBBY_PAGE = 50  # tables per lobby message and per page of /api/tables
@@ -376,7 +378,7 @@ class Hub:
             await self.clock.sleep(self.settings.sweep_every)
             try:
                 await self.sweep()
-                await event_tables.start_due(self)
+                await tournament_tables.start_due(self)
             except Exception:  # a store that refuses now may accept at the next sweep
                 log.exception("sweeping empty tables failed")
 
@@ -430,5 +432,5 @@ def _quota_error(refused: Refusal) -> dict[str, Any]:
 
 
 def restore_table(services: TableServices, loaded: LoadedTable) -> Table:
-    """A table as the store left it (``table_state.restored``)."""
+    """A table as the store left it (``state.restored``)."""
     return Table(services, restored(loaded, services.clock.now()))

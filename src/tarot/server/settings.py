@@ -8,14 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .botpool import BotPool
-from .slowlane import SlowLane
+from .table.botpool import BotPool
+from .table.slowlane import SlowLane
 
 if TYPE_CHECKING:
-    from .chat import ChatServices
     from .clock import Clock
-    from .invitations import InvitationLimits
-    from .store import Store
+    from .community.chat import ChatServices
+    from .community.invitations import InvitationLimits
+    from .store.store import Store
 
 
 class Presence(Protocol):

@@ -1,0 +1,1 @@
+"""The daily challenge and duplicate tournaments ("events" in the public API)."""

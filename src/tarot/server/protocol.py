@@ -1,9 +1,0 @@
-"""The websocket's messages, both ways (pydantic v2 models, tagged on ``type``): the client's in
-``protocol_client`` (parsed by ``parse_client``), the server's in ``protocol_server`` (the
-builders next to their models, ``welcome``, ``snapshot``, …, and ``server_message`` to check
-one). This module is their facade: callers say ``protocol.Join``, ``protocol.error``.
-``docs/protocol.md`` lists both unions (a test keeps them equal).
-"""
-
-from .protocol_client import *  # noqa: F403
-from .protocol_server import *  # noqa: F403

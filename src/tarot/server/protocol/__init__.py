@@ -1,0 +1,9 @@
+"""The websocket's messages, both ways (pydantic v2 models, tagged on ``type``): the client's in
+``protocol.client`` (parsed by ``parse_client``), the server's in ``protocol.server`` (the
+builders next to their models, ``welcome``, ``snapshot``, …, and ``server_message`` to check
+one). This module is their facade: callers say ``protocol.Join``, ``protocol.error``.
+``docs/protocol.md`` lists both unions (a test keeps them equal).
+"""
+
+from .client import *  # noqa: F403
+from .server import *  # noqa: F403
