@@ -64,29 +64,29 @@ class Driver:
         self.actions = 0
 
 
-async def say(conn: Connection, message: dict[str, Any]) -> None:
+async def say(hub: Hub, conn: Connection, message: dict[str, Any]) -> None:
     """``message`` handled as the websocket session handles a browser's text."""
-    await _handle(conn, orjson.dumps(message).decode())
+    await _handle(hub, conn, orjson.dumps(message).decode())
 
 
 async def seat_everyone(hub: Hub, players: int, deals: int) -> tuple[Table, list[Connection]]:
     """A table of ``players`` guests, set up as browsers do it, every seat taken but the last."""
     address = f"10.{len(hub.tables) >> 8}.{len(hub.tables) & 255}.1"
-    conns = [Connection(LastMessage(address), hub) for _ in range(players)]  # type: ignore[arg-type]
+    conns = [Connection(LastMessage(address)) for _ in range(players)]  # type: ignore[arg-type]
     for seat, c in enumerate(conns):
-        await say(c, {"type": "hello", "name": f"P{seat}"})
-    await say(conns[0], {"type": "create_table", "options": {"players": players, "deals": deals}})
+        await say(hub, c, {"type": "hello", "name": f"P{seat}"})
+    await say(hub, conns[0], {"type": "create_table", "options": {"players": players, "deals": deals}})
     tid = orjson.loads(conns[0].ws.last)["table"]  # type: ignore[attr-defined]
     for seat, c in enumerate(conns):
-        await say(c, {"type": "join", "table": tid})
+        await say(hub, c, {"type": "join", "table": tid})
         if seat < players - 1:  # the last seat sits when the run starts
-            await say(c, {"type": "sit", "seat": seat})
+            await say(hub, c, {"type": "sit", "seat": seat})
     return hub.tables[tid], conns
 
 
-async def play(table: Table, conns: list[Connection], driver: Driver, go: asyncio.Event) -> None:
+async def play(hub: Hub, table: Table, conns: list[Connection], driver: Driver, go: asyncio.Event) -> None:
     await go.wait()
-    await say(conns[-1], {"type": "sit", "seat": len(conns) - 1})
+    await say(hub, conns[-1], {"type": "sit", "seat": len(conns) - 1})
     while table.status == "playing":
         game = table.game
         seat = None if game is None or game.current is None else game.current.deal.turn
@@ -94,7 +94,7 @@ async def play(table: Table, conns: list[Connection], driver: Driver, go: asynci
             pause = table.intermission
             if pause is not None and not pause.ready:  # a deal was redealt: everyone asks for it
                 for c in conns:
-                    await say(c, {"type": "next_deal"})
+                    await say(hub, c, {"type": "next_deal"})
             await asyncio.sleep(0)
             continue
         t0 = time.thread_time()  # the clock of the server's figure, which this is taken from
@@ -102,7 +102,7 @@ async def play(table: Table, conns: list[Connection], driver: Driver, go: asynci
         text = orjson.dumps({"type": "act", "action": choose(view)}).decode()
         driver.seconds += time.thread_time() - t0
         driver.actions += 1
-        await _handle(conns[seat], text)
+        await _handle(hub, conns[seat], text)
 
 
 async def one_run(args: argparse.Namespace) -> tuple[int, float, float, float, int]:
@@ -118,7 +118,7 @@ async def one_run(args: argparse.Namespace) -> tuple[int, float, float, float, i
         seated = []
         for _ in range(args.tables):
             seated.append(await seat_everyone(hub, args.players, args.deals))
-        games = [asyncio.create_task(play(t, cs, driver, go)) for t, cs in seated]
+        games = [asyncio.create_task(play(hub, t, cs, driver, go)) for t, cs in seated]
         profile = cProfile.Profile() if args.profile else None
         cpu0, wall0 = time.thread_time(), time.perf_counter()
         if profile:

@@ -35,7 +35,7 @@ class StallingSocket:
 
 
 def _connection(ws: StallingSocket) -> Connection:
-    return Connection(ws, hub=None)  # type: ignore[arg-type]
+    return Connection(ws)  # type: ignore[arg-type]
 
 
 def _overflowed(ws: StallingSocket) -> Connection:

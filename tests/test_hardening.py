@@ -16,8 +16,8 @@ from fastapi.testclient import TestClient
 
 from server_harness import Player, create_table, db_url, make_client
 from tarot.server.clock import ManualClock
-from tarot.server.hub import LOBBY_PAGE
 from tarot.server.limits import CREATES_PER_MINUTE, OPEN_TABLES_PER_PLAYER
+from tarot.server.lobby import PAGE as LOBBY_PAGE
 from tarot.server.settings import Settings
 from tarot.server.web.app import create_app
 
@@ -288,7 +288,7 @@ def test_a_finished_table_leaves_the_shared_quota_once(tmp_path: Path) -> None:
     async def scenario() -> tuple[str, list[str]]:
         store, hub = sqlite_hub(tmp_path)
         tab = QuietTab("A")
-        hub.lobby.add(tab)  # (someone in the lobby: its changes are flushed)
+        hub.lobby.watchers.add(tab)  # (someone in the lobby: its changes are flushed)
         forgotten: list[str] = []
 
         class Counting:
@@ -300,7 +300,7 @@ def test_a_finished_table_leaves_the_shared_quota_once(tmp_path: Path) -> None:
             hub.shared_quota = Counting()
             table.state.status = "finished"
             for _ in range(3):  # three later changes, each flushed on its own
-                hub.lobby_changed(table.id)
+                hub.lobby.changed(table.id)
                 await asyncio.sleep(0.1)
             return table.id, forgotten
         finally:

@@ -17,10 +17,11 @@ from . import protocol as p
 from .cluster.peers import Peers
 from .cluster.relay import Relay
 from .cluster.shared_limits import SharedLoginLimits, SharedQuota
-from .community.chat import ChatServices, Room
+from .community.chat import ChatServices
 from .community.friends import Presence
 from .competitions import tournament_tables
 from .limits import FloodLimits, Refusal, TableQuota
+from .lobby import Lobby
 from .players.accounts import Accounts
 from .settings import Settings, TableServices
 from .table import writes as table_writes
@@ -36,12 +37,12 @@ if TYPE_CHECKING:
     from .store.store import Store
 
 log = logging.getLogger("tarot.server")
-LOBBY_PAGE = 50  # tables per lobby message and per page of /api/tables
 ADOPTING = 16  # tables resumed at once after their node died (``Hub._adopt_all``)
 
 
 class Hub:
-    """All tables of this process, the store, and the lobby's watchers."""
+    """This process's tables (their registry: creating, restoring, adopting, closing the deserted
+    ones), the services they are handed, and the lobby (``lobby.Lobby``)."""
 
     def __init__(self, store: Store, settings: Settings | None = None,
                  chance: random.Random | None = None, cluster: Cluster | None = None) -> None:
@@ -54,7 +55,6 @@ class Hub:
         self.peers = None if cluster is None else Peers(self, cluster)
         # over every node
         self.shared_quota = None if cluster is None else SharedQuota(cluster, clock=store.clock)
-        self.remote_lobby: dict[str, dict[str, Any]] = {}  # other nodes' listed tables, by id
         self._scanner: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()  # (a task nobody holds may be collected)
         shared_logins = None if cluster is None else SharedLoginLimits(cluster, clock=store.clock)
@@ -62,20 +62,14 @@ class Hub:
         self.settings = settings or Settings()
         self.chat = ChatServices(store)
         self.presence = Presence(store)
-        self.lobby_room = Room(self.chat, "lobby")
-        self.services = TableServices(self.settings, store, SlowLane(), chance or secrets.SystemRandom(),
-                                      self.lobby_changed, BotPool(self.settings.search_workers), self.chat,
-                                      self.presence, self.clock)
         self.tables: dict[str, Table] = {}
-        self.lobby: set[Client] = set()
+        self.lobby = Lobby(self.tables, self.chat, self.clock, cluster, self.background, self._done_with)
+        self.services = TableServices(self.settings, store, SlowLane(), chance or secrets.SystemRandom(),
+                                      self.lobby.changed, BotPool(self.settings.search_workers), self.chat,
+                                      self.presence, self.clock)
         # Tables no longer counted in their creator's quota: a finished table's later changes
         # (seats emptying, chat) do not ask Redis to forget it again.
         self._done: set[str] = set()
-        self._lobby_pending = False
-        self._lobby_dirty: set[str] = set()  # tables changed since the last lobby_update
-        # This process's tables the lobby was told of (listed): only these may be said removed,
-        # so that a private table's id never reaches anyone through the lobby.
-        self._announced: set[str] = set()
         self.quota = TableQuota(clock=self.clock)
         self._empty_since: dict[str, float] = {}  # table → since when nobody is there (not in play)
         self._sweeper: asyncio.Task[None] | None = None
@@ -107,13 +101,13 @@ class Hub:
         relay = self.relay
         self.presence.peers = self.peers
         await cluster.start({cluster.channel: relay.on_message, relay.claims_channel: relay.on_claim,
-                             cluster.key("lobby-changes"): self._remote_lobby_changed,
+                             cluster.key("lobby-changes"): self.lobby.remote_changed,
                              **self.peers.listeners()})
         cluster.on_lease_lost = self._check_ownership
         self.flood.on_cut_off = self.peers.cut_off
         cluster.on_reconnected = self._caught_up
         self.peers.ask_presence()
-        self.remote_lobby = await cluster.lobby_tables()
+        self.lobby.remote = await cluster.lobby_tables()
         await self._adopt_all([tid for tid in await self.store.run(self.store.restorable_tables)
                                if await cluster.own(tid)])
         self._scanner = asyncio.create_task(self._claim_orphans_forever(cluster), name="hub-claims")
@@ -125,19 +119,7 @@ class Hub:
         assert self.relay is not None and self.peers is not None
         self.relay.resync()
         self.peers.ask_presence()
-        self.background(self._reload_remote_lobby())
-
-    async def _reload_remote_lobby(self) -> None:
-        assert self.cluster is not None
-        try:
-            self.remote_lobby = await self.cluster.lobby_tables()
-        except Exception as e:  # still away: the next changes fill it in
-            log.warning("cluster: the shared lobby is not readable: %s", e)
-            return
-        if self.lobby:
-            text = p.encode(self.lobby_state()).decode()
-            for c in list(self.lobby):
-                c.send_text(text)
+        self.background(self.lobby.reload_remote())
 
     async def _claim_orphans_forever(self, cluster: Cluster) -> None:
         """Every third of a lease: claim the tables of the nodes whose lease is gone."""
@@ -190,7 +172,7 @@ class Hub:
         table.enqueue(None, Resume())
         assert self.relay is not None
         self.cluster.publish(self.relay.claims_channel, orjson.dumps({"t": tid, "n": self.cluster.node}))
-        self.lobby_changed(tid)
+        self.lobby.changed(tid)
         log.info("cluster: node %s resumed table %s (claim %d)", self.cluster.node, tid, epoch)
         return table
 
@@ -234,30 +216,11 @@ class Hub:
             if ours:
                 continue
             if await self.cluster.own(tid):  # nobody held it (Redis lost its keys): taken back
-                self.lobby_changed(tid)
+                self.lobby.changed(tid)
                 continue
             owner = await self.cluster.owner_of(tid)
             if owner is not None:
                 self.step_down(tid, owner)
-
-    def _remote_lobby_changed(self, _channel: str, data: bytes) -> None:
-        """Another node's tables changed in the lobby: mirrored, and told to this node's watchers."""
-        msg = orjson.loads(data)
-        if self.cluster is None or msg["node"] == self.cluster.node:
-            return
-        for s in msg["changed"]:
-            self.remote_lobby[s["id"]] = s
-        for tid in msg["removed"]:
-            self.remote_lobby.pop(tid, None)
-        if self.lobby:
-            update = p.lobby_update(msg["changed"], msg["removed"], self._listed_count())
-            text = p.encode(update).decode()
-            for c in list(self.lobby):
-                c.send_text(text)
-
-    def _listed_count(self) -> int:
-        here = sum(1 for t in self.tables.values() if self._listed(t))
-        return here + sum(1 for tid in self.remote_lobby if tid not in self.tables)
 
     def refuse_create(self, player: str, address: str = "") -> dict[str, Any] | None:
         """The error that refuses ``player`` at ``address`` a new table (``TableQuota``), or None."""
@@ -285,7 +248,7 @@ class Hub:
             await table.save()
         await self.register(table)
         table.start()
-        self.lobby_changed(tid)
+        self.lobby.changed(tid)
         return table
 
     def _done_with(self, tid: str) -> None:
@@ -303,63 +266,6 @@ class Hub:
             await quota.forget(tid)
         except Exception as e:  # it stops counting anyway once no live node owns it
             log.warning("cluster: table %s not forgotten in the shared quota: %s", tid, e)
-
-    def _listed(self, table: Table) -> bool:
-        return not table.options.private and table.status != "finished"
-
-    def lobby_state(self, offset: int = 0, limit: int = LOBBY_PAGE) -> dict[str, Any]:
-        """The public tables not finished, waiting ones first (they have seats), a page of them."""
-        listed = [t.render.summary() for t in self.tables.values() if self._listed(t)]
-        self._announced.update(s["id"] for s in listed)
-        listed += [s for tid, s in self.remote_lobby.items() if tid not in self.tables]
-        listed.sort(key=lambda s: s["status"] != "waiting")
-        return p.lobby(listed[offset:offset + limit], len(listed), offset)
-
-    async def _share_lobby(self, cluster: Cluster, changed: list[dict[str, Any]], removed: list[str]) -> None:
-        try:
-            await cluster.share_lobby(changed, removed)
-        except Exception as e:  # the other nodes' lobbies catch up at the table's next change
-            log.warning("cluster: lobby changes not shared: %s", e)
-
-    def lobby_changed(self, tid: str) -> None:
-        """Table ``tid``'s summary may have changed: the lobby's subscribers hear of it in a
-        ``lobby_update`` with every other change of the next 50 ms, never the whole list again
-        (a first page was theirs when they subscribed). In a cluster, the other nodes too."""
-        if not self.lobby and self.cluster is None:
-            table = self.tables.get(tid)
-            if table is None or not self._listed(table):  # nobody will be told it went
-                self._announced.discard(tid)
-            return
-        self._lobby_dirty.add(tid)
-        if not self._lobby_pending:
-            self._lobby_pending = True
-            self.clock.call_later(0.05, self._flush_lobby)
-
-    def _flush_lobby(self) -> None:
-        self._lobby_pending = False
-        dirty, self._lobby_dirty = self._lobby_dirty, set()
-        changed: list[dict[str, Any]] = []
-        removed: list[str] = []
-        for tid in sorted(dirty):
-            table = self.tables.get(tid)
-            if table is not None and self._listed(table):
-                changed.append(table.render.summary())
-                self._announced.add(tid)
-            elif tid in self._announced:
-                removed.append(tid)
-                self._announced.discard(tid)
-            if table is not None and table.status == "finished":
-                self._done_with(tid)
-        if not changed and not removed:  # (a private table's change: nothing the lobby may hear)
-            return
-        if self.cluster is not None:  # the other nodes' lobbies too
-            self.background(self._share_lobby(self.cluster, changed, removed))
-        if not self.lobby:
-            return
-        total = self._listed_count()
-        text = p.encode(p.lobby_update(changed, removed, total)).decode()  # once for everyone
-        for c in list(self.lobby):
-            c.send_text(text)
 
     async def close(self) -> None:
         for task in (self._sweeper, self._scanner):
@@ -414,7 +320,7 @@ class Hub:
                 await self.cluster.release(table.id)
             if table.status == "playing":
                 log.info("table %s: game abandoned, nobody was there", table.id)
-            self.lobby_changed(table.id)
+            self.lobby.changed(table.id)
         return [t.id for t in closing]
 
 

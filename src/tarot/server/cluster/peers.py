@@ -15,10 +15,9 @@ from .. import protocol as p
 from ..community.chat import Line
 
 if TYPE_CHECKING:
-    from ..community.chat import Room
     from ..community.friends import Presence
     from ..limits import FloodLimits
-    from ..table.seats import Client
+    from ..lobby import Lobby
     from .node import Cluster, Listener
 
 
@@ -27,8 +26,7 @@ class Node(Protocol):
 
     presence: Presence
     flood: FloodLimits
-    lobby_room: Room  # the lobby's chat
-    lobby: set[Client]  # who watches the lobby here
+    lobby: Lobby  # who watches the lobby here, and its chat
 
 
 class Peers:
@@ -111,8 +109,8 @@ class Peers:
             return
         hub = self.hub
         line = Line(**m["line"])
-        hub.lobby_room.lines.append(line)
+        hub.lobby.room.lines.append(line)
         out = p.chat(line.to_dict())
-        for reader in list(hub.lobby):
-            if hub.lobby_room.may_see(line, reader, True):
+        for reader in list(hub.lobby.watchers):
+            if hub.lobby.room.may_see(line, reader, True):
                 reader.send(out)

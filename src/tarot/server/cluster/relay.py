@@ -23,6 +23,7 @@ from ..web.connection import Connection
 if TYPE_CHECKING:
     from collections.abc import Coroutine
 
+    from ..lobby import Lobby
     from ..table.actor import Table
     from .node import Cluster
 
@@ -31,7 +32,7 @@ class Tables(Protocol):
     """What the relay needs of this node's tables (the ``Hub``'s)."""
 
     tables: dict[str, Table]
-    remote_lobby: dict[str, dict[str, Any]]  # the other nodes' listed tables, by id
+    lobby: Lobby  # (its ``remote``: the other nodes' listed tables, by id)
 
     def step_down(self, tid: str, owner: str) -> None: ...
 
@@ -86,7 +87,7 @@ class RemoteTable:
     def options(self) -> p.TableOptions:
         """The table's options as the shared lobby lists it; a table it does not list is private
         (friends are told of public tables only)."""
-        listed = self.relay.hub.remote_lobby.get(self.id)
+        listed = self.relay.hub.lobby.remote.get(self.id)
         if listed is None:
             return p.TableOptions(private=True)
         return p.TableOptions.model_validate(listed["options"])

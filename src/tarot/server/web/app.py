@@ -27,7 +27,8 @@ from ..cluster.node import Cluster
 from ..cluster.relay import RemoteTable
 from ..community import text_policy
 from ..competitions import challenge_tables
-from ..hub import LOBBY_PAGE, Hub, TableRefused
+from ..hub import Hub, TableRefused
+from ..lobby import PAGE as LOBBY_PAGE
 from ..players import players
 from ..players.accounts import SESSION_COOKIE
 from ..settings import Settings
@@ -47,18 +48,17 @@ STATIC = Path(__file__).parent.parent / "static"
 GC_THRESHOLDS = (50_000, 20, 100)  # Python's defaults are (700, 10, 10)
 
 
-async def _handle_safely(conn: Connection, text: str) -> None:
+async def _handle_safely(hub: Hub, conn: Connection, text: str) -> None:
     """``_handle``, and if it fails unexpectedly (the database or Redis away), an ``internal``
     error for this message: the player stays connected, its next message may succeed."""
     try:
-        await _handle(conn, text)
+        await _handle(hub, conn, text)
     except Exception:
         log.exception("a message of %s failed", conn.player_id or "a connection")
         conn.send(p.error("the server could not do this now: try again", "internal"))
 
 
-async def _handle(conn: Connection, text: str) -> None:
-    hub = conn.hub
+async def _handle(hub: Hub, conn: Connection, text: str) -> None:
     if len(text.encode()) > p.MAX_MESSAGE_BYTES:
         conn.send(p.error(f"message too large (limit {p.MAX_MESSAGE_BYTES} bytes)", "too_large"))
         return
@@ -68,7 +68,7 @@ async def _handle(conn: Connection, text: str) -> None:
         conn.send(p.error(str(e), "bad_message"))
         return
     if isinstance(msg, p.Hello):
-        await _hello(conn, msg)
+        await _hello(hub, conn, msg)
         return
     if not conn.player_id:
         conn.send(p.error("say hello first", "no_hello"))
@@ -76,18 +76,18 @@ async def _handle(conn: Connection, text: str) -> None:
     if isinstance(msg, p.Ping) and conn.table is None:
         conn.send(p.pong())
     elif isinstance(msg, p.Lobby):
-        hub.lobby.add(conn)
-        conn.send(hub.lobby_state())
-        conn.send(hub.lobby_room.log_for(conn, True))
+        hub.lobby.watchers.add(conn)
+        conn.send(hub.lobby.state())
+        conn.send(hub.lobby.room.log_for(conn, True))
     elif isinstance(msg, p.Chat) and msg.where == "lobby":
-        if conn not in hub.lobby:
+        if conn not in hub.lobby.watchers:
             conn.send(p.error("subscribe to the lobby first", "not_in_lobby"))
             return
-        line = await hub.lobby_room.post(conn, msg, -1, "all", None, [(c, True) for c in hub.lobby])
+        line = await hub.lobby.room.post(conn, msg, -1, "all", None, [(c, True) for c in hub.lobby.watchers])
         if line is not None and hub.peers is not None:  # the other nodes' lobbies too
             hub.peers.lobby_line(line)
     elif isinstance(msg, p.Mute):
-        await _mute(conn, msg)
+        await _mute(hub, conn, msg)
     elif isinstance(msg, p.Friends | p.AddFriend | p.RemoveFriend):
         await hub.presence.handle(conn, msg)
     elif isinstance(msg, p.Challenge):
@@ -107,14 +107,14 @@ async def _handle(conn: Connection, text: str) -> None:
             return
         conn.send(p.created(table.id))
     elif isinstance(msg, p.Join):
-        found = hub.tables.get(msg.table) or await _remote_table(conn, msg.table)
+        found = hub.tables.get(msg.table) or await _remote_table(hub, conn, msg.table)
         if found is None:
             conn.send(p.error(f"no table {msg.table}", "no_table"))
             return
         if conn.table is not None and conn.table is not found:
             conn.table.gone(conn)
         conn.table = found
-        hub.lobby.discard(conn)
+        hub.lobby.watchers.discard(conn)
         await found.deliver(conn, msg)
         hub.presence.changed(conn.player_id)
     else:
@@ -129,9 +129,8 @@ async def _handle(conn: Connection, text: str) -> None:
             hub.presence.changed(conn.player_id)
 
 
-async def _remote_table(conn: Connection, tid: str) -> RemoteTable | None:
+async def _remote_table(hub: Hub, conn: Connection, tid: str) -> RemoteTable | None:
     """In a cluster, table ``tid`` of another node (its messages relayed), if a live node owns it."""
-    hub = conn.hub
     if hub.cluster is None or hub.relay is None:
         return None
     if isinstance(conn.table, RemoteTable) and conn.table.id == tid:
@@ -142,12 +141,11 @@ async def _remote_table(conn: Connection, tid: str) -> RemoteTable | None:
     return hub.relay.join(conn, tid, owner)
 
 
-async def _hello(conn: Connection, msg: p.Hello) -> None:
+async def _hello(hub: Hub, conn: Connection, msg: p.Hello) -> None:
     """Who this connection plays as: the account of its session cookie (its name is the
     account's), else the guest of its token, else a new guest."""
-    hub = conn.hub
     account = await hub.accounts.by_session(conn.ws.session)
-    guest = None if account is not None else await _guest(conn, msg)
+    guest = None if account is not None else await _guest(hub, conn, msg)
     if account is None and guest is None:
         return  # its name refused: it stays who it was (nobody yet, or its first player)
     if conn.player_id:  # a second hello: as a new player (it went away as the first)
@@ -158,7 +156,7 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
         welcome = p.welcome(account.id, account.name, None, account=True)
     else:
         assert guest is not None
-        welcome = await _hello_guest(conn, msg, *guest)
+        welcome = await _hello_guest(hub, conn, msg, *guest)
     # its mutes and friends known before it is told who it is (and may say anything more)
     await hub.chat.mutes.load(conn.player_id)
     await hub.presence.arrive(conn)
@@ -171,11 +169,11 @@ async def _hello(conn: Connection, msg: p.Hello) -> None:
         _cut_off(conn, wait)
 
 
-async def _guest(conn: Connection, msg: p.Hello) -> tuple[PlayerRow | None, str] | None:
+async def _guest(hub: Hub, conn: Connection, msg: p.Hello) -> tuple[PlayerRow | None, str] | None:
     """The guest row of ``msg``'s token (if any) and the name it plays under; None, with the
     refusal sent, for a name ``text_policy.name`` refuses (``bad_name``) or one that is an
     account's or looks like one (``name_taken``): a guest cannot pass for an account."""
-    store = conn.hub.store
+    store = hub.store
     row = await store.query(players.guest_by_token, msg.token) if msg.token else None
     try:
         name = text_policy.name(msg.name or (row.name if row is not None else players.GUEST_NAME))
@@ -188,9 +186,10 @@ async def _guest(conn: Connection, msg: p.Hello) -> tuple[PlayerRow | None, str]
     return row, name
 
 
-async def _hello_guest(conn: Connection, msg: p.Hello, row: PlayerRow | None, name: str) -> dict[str, Any]:
+async def _hello_guest(hub: Hub, conn: Connection, msg: p.Hello, row: PlayerRow | None,
+                       name: str) -> dict[str, Any]:
     """The guest ``row`` of ``msg``'s token (or a new one) for ``conn``, as ``name``; its ``welcome``."""
-    store = conn.hub.store
+    store = hub.store
     if row is not None:
         pid, token = row.id, msg.token
     else:
@@ -202,12 +201,12 @@ async def _hello_guest(conn: Connection, msg: p.Hello, row: PlayerRow | None, na
     return p.welcome(pid, name, token)
 
 
-async def _mute(conn: Connection, msg: p.Mute) -> None:
+async def _mute(hub: Hub, conn: Connection, msg: p.Mute) -> None:
     if msg.player == conn.player_id:
         conn.send(p.error("you cannot mute yourself", "bad_request"))
         return
     try:
-        await conn.hub.chat.mutes.set(conn.player_id, msg.player, msg.mute)
+        await hub.chat.mutes.set(conn.player_id, msg.player, msg.mute)
     except IntegrityError:  # (the muted player must exist)
         conn.send(p.error(f"no player {msg.player}", "no_player"))
         return
@@ -225,10 +224,10 @@ async def _received_by(clock: Clock, deadline: float, ws: Socket) -> str | None:
     return await clock.wait_until(ws.receive_text(), deadline)
 
 
-def _no_hello(conn: Connection) -> None:
+def _no_hello(conn: Connection, timeout: float) -> None:
     """A socket that said no hello within ``hello_timeout``: one held open for nothing (many of
     them would hold the server's sockets and memory) is closed."""
-    conn.send(p.error(f"no hello within {conn.hub.settings.hello_timeout:g} s", "hello_timeout"))
+    conn.send(p.error(f"no hello within {timeout:g} s", "hello_timeout"))
     conn.close()
 
 
@@ -323,7 +322,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         """The lobby's tables, a page at a time (``total`` says how many there are)."""
         if offset < 0 or not 1 <= limit <= LOBBY_PAGE:
             return JSONResponse(p.error(f"offset ≥ 0 and limit 1…{LOBBY_PAGE}", "bad_request"), 422)
-        return JSONResponse(app.state.hub.lobby_state(offset, limit))
+        return JSONResponse(app.state.hub.lobby.state(offset, limit))
 
     @app.get("/api/rules")
     async def rules() -> JSONResponse:
@@ -335,7 +334,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         if not await ws.accept():
             return
         hub: Hub = app.state.hub
-        conn = Connection(ws, hub)
+        conn = Connection(ws)
         hello_by = hub.clock.now() + hub.settings.hello_timeout
         try:
             wait = hub.flood.refused("", ws.address)  # an address cut off: not even a hello
@@ -344,17 +343,17 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
                     text = await (ws.receive_text() if conn.player_id
                                   else _received_by(hub.clock, hello_by, ws))
                 except TimeoutError:
-                    _no_hello(conn)
+                    _no_hello(conn, hub.settings.hello_timeout)
                     break
                 if text is None or conn.closed:  # (closed by the server: nothing more is read)
                     break
                 wait = hub.flood.take(conn.player_id, ws.address)
                 if not wait:
-                    await _handle_safely(conn, text)
+                    await _handle_safely(hub, conn, text)
             if wait:
                 _cut_off(conn, wait)
         finally:
-            hub.lobby.discard(conn)
+            hub.lobby.watchers.discard(conn)
             if conn.player_id:
                 hub.presence.leave(conn)
             if conn.table is not None:

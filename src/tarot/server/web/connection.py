@@ -22,7 +22,6 @@ from ..protocol import encode
 
 if TYPE_CHECKING:
     from ..cluster.relay import RemoteTable
-    from ..hub import Hub
     from ..table.actor import Table
     from .socket import Socket
 
@@ -32,9 +31,8 @@ _ids = itertools.count(1)
 
 
 class Connection:
-    def __init__(self, ws: Socket, hub: Hub) -> None:
+    def __init__(self, ws: Socket) -> None:
         self.ws = ws
-        self.hub = hub
         self.id = next(_ids)
         self.player_id = ""
         self.name = ""

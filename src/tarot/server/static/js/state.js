@@ -3,7 +3,7 @@ import {t, texts} from "./i18n.js";
 
 // What the page knows: the connection, the player, the lobby, the table's last state, and what
 // the player is doing on this page (selected cards, panels opened).
-export const LOBBY_PAGE = 50;  // the server's page of the lobby (hub.LOBBY_PAGE)
+export const LOBBY_PAGE = 50;  // the server's page of the lobby (lobby.PAGE)
 
 export const S = {
   ws: null, token: localStorage.getItem("tarot.token"), name: localStorage.getItem("tarot.name"),
