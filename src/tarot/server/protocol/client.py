@@ -5,7 +5,7 @@ the lists equal)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     AfterValidator,
@@ -254,16 +254,27 @@ class RemoveSpectator(_Msg):
     player: PlayerId
 
 
-ClientMessage = Annotated[
-    Hello | Lobby | CreateTable | Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | NextDeal
-    | Act | Ping | CancelGame | CancelVote | Chat | Mute | RemoveSpectator | Friends | AddFriend
-    | RemoveFriend | InviteFriend | Challenge | ChallengePlay | Hint,
-    Field(discriminator="type"),
-]
-CLIENT_TYPES = ("hello", "lobby", "create_table", "join", "sit", "leave", "add_bot", "remove_bot",
-                "set_options", "new_game", "next_deal", "act", "ping", "cancel_game", "cancel_vote", "chat",
-                "mute", "remove_spectator", "friends", "add_friend", "remove_friend", "invite_friend",
-                "challenge", "challenge_play", "hint")
+# The client's messages by where they go: the site's own (the session, mutes, friends, the
+# daily challenge), the lobby's, and a table's (the player's current table, whose actor takes
+# ``ToTable``: ``table.actor.TableMessage``; ``web.app`` answers a ping outside a table and
+# posts a chat line meant for the lobby there).
+ToSite = Hello | Mute | Friends | AddFriend | RemoveFriend | Challenge | ChallengePlay
+ToLobby = Lobby | CreateTable
+ToTable = (Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | NextDeal | Act | Ping | CancelGame
+           | CancelVote | Chat | RemoveSpectator | InviteFriend | Hint)
+ClientMessage = Annotated[ToSite | ToLobby | ToTable, Field(discriminator="type")]
+
+
+def message_types(union: Any) -> tuple[str, ...]:
+    """The ``type`` of each message of ``union`` (a union of models, or one ``Annotated``), in
+    order: the one list of them (the docs, the browser's dispatch and the errors use it)."""
+    members = get_args(union)
+    if members and not isinstance(members[0], type):  # Annotated[Union, Field]: the union
+        members = get_args(members[0])
+    return tuple(get_args(m.model_fields["type"].annotation)[0] for m in members)
+
+
+CLIENT_TYPES = message_types(ClientMessage)
 client_message: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
 
 

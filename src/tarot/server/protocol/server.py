@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal, get_args
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-from .client import ChallengeDeal, TableOptions
+from .client import ChallengeDeal, TableOptions, message_types
 
 
 class _Out(BaseModel):
@@ -323,9 +323,7 @@ ServerMessage = Annotated[
     | HintAnswer,
     Field(discriminator="type"),
 ]
-SERVER_TYPES = ("welcome", "lobby", "lobby_update", "created", "invite", "snapshot", "event", "missed",
-                "error", "pong", "chat", "chat_log", "muted", "friends", "friend_update", "invitation",
-                "challenge", "event_start", "hint")
+SERVER_TYPES = message_types(ServerMessage)
 server_message: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
 
 

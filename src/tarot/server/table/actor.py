@@ -63,9 +63,7 @@ class Resume:
     it, a pause between two deals or a cancel vote whose time is up ends; else nothing."""
 
 
-TableMessage = (p.Join | p.Sit | p.Leave | p.AddBot | p.RemoveBot | p.SetOptions | p.NewGame | p.NextDeal
-                | p.Act | p.Ping | p.CancelGame | p.CancelVote | p.Chat | p.RemoveSpectator | p.InviteFriend
-                | p.Hint | Gone | Arm | Resume | Auto)
+TableMessage = p.ToTable | Gone | Arm | Resume | Auto  # the clients' (``protocol.ToTable``) and its own
 
 
 class Table:
