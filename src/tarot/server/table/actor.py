@@ -265,7 +265,7 @@ class Table:
                 client.send(p.error("internal error", "internal"))
 
     def _context(self) -> Context:
-        return Context(self.services, self.services.clock.now(), frozenset(self.watchers))
+        return Context(self.services, self.services.clock.now(), self.watchers)
 
     async def _handle(self, client: Client | None, message: TableMessage) -> Outcome:
         """The handler's outcome for ``message`` (changing nothing: ``_run`` applies it)."""
@@ -285,36 +285,36 @@ class Table:
         refused = None if isinstance(message, p.Hint) else kinds.refusal(state, type(message))
         if refused is not None:
             return Outcome(reply=(refused,))
-        ctx = self._context()
+        ctx = self._context
         match message:
+            case p.Act():  # (first: nearly every message is a move)
+                return flow.act(state, client, message)
             case p.Join():
-                return await seating.join(state, client, message, ctx)
+                return await seating.join(state, client, message, ctx())
             case p.Sit():
-                return await seating.sit(state, client, message, ctx)
+                return await seating.sit(state, client, message, ctx())
             case p.Leave():
                 return seating.leave(state, client)
             case p.AddBot():
-                return seating.add_bot(state, client, message, ctx)
+                return seating.add_bot(state, client, message, ctx())
             case p.RemoveBot():
                 return seating.remove_bot(state, client, message)
             case p.SetOptions():
-                return seating.set_options(state, client, message, ctx)
+                return seating.set_options(state, client, message, ctx())
             case p.NewGame():
-                return seating.new_game(state, client, ctx)
+                return seating.new_game(state, client, ctx())
             case p.NextDeal():
                 return flow.next_deal(state, client)
-            case p.Act():
-                return flow.act(state, client, message)
             case p.CancelGame():
-                return cancelvote.propose(state, client, ctx.now)
+                return cancelvote.propose(state, client, ctx().now)
             case p.CancelVote():
                 return cancelvote.answer(state, client, message.accept)
             case p.Chat():
                 await self._chat(client, message)
             case p.RemoveSpectator():
-                return seating.remove_spectator(state, client, message.player, ctx)
+                return seating.remove_spectator(state, client, message.player, ctx())
             case p.InviteFriend():
-                return await seating.invite_friend(state, client, message.player, ctx)
+                return await seating.invite_friend(state, client, message.player, ctx())
             case p.Hint():
                 self.hints.ask(client)
             case p.Ping():
@@ -415,7 +415,7 @@ class Table:
     def _send_off_watchers(self) -> None:
         why = p.error("the game has started, and this table does not allow spectators", "no_spectators",
                       table=self.id)
-        for client in seating.sent_off(self.state, frozenset(self.watchers)):
+        for client in seating.sent_off(self.state, self.watchers):
             self.watchers.discard(client)
             client.send(why)
 

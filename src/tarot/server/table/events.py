@@ -14,6 +14,7 @@ sent away): they have no version.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tarot.engine import Action, Ecart, action_to_dict
@@ -195,16 +196,18 @@ class ActionPlayed(TableEvent):
     action: Action
     by: str
 
+    @cached_property
     def whole(self) -> dict[str, Any]:
+        """The action as a record holds it (once: the store, the event and the taker's écart)."""
         return action_to_dict(self.action)
 
     def fields(self) -> dict[str, Any]:
-        return {"seat": self.seat, "action": public_action(self.action, self.whole()), "by": self.by}
+        return {"seat": self.seat, "action": public_action(self.action, self.whole), "by": self.by}
 
     def private(self) -> dict[int, dict[str, Any]]:
         if not isinstance(self.action, Ecart):
             return {}
-        return {self.seat: self.public() | {"action": self.whole()}}
+        return {self.seat: self.public() | {"action": self.whole}}
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ step to take on the state those events made. It changes nothing itself.
 from __future__ import annotations
 
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,14 +18,14 @@ from .events import TableEvent
 from .seats import Client
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Context:
     services: TableServices
     now: float  # the clock's now() when the message is handled
-    watchers: frozenset[Client]  # the connections at the table (the actor's)
+    watchers: AbstractSet[Client]  # the connections at the table (the actor's: read, never changed)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Outcome:
     events: tuple[TableEvent, ...] = ()
     reply: tuple[dict[str, Any], ...] = ()  # to the sender, before the events

@@ -4,6 +4,8 @@ messages about seats (``Table._handle``): each reads the state and returns an ``
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
+
 from .. import protocol as p
 from . import events as ev
 from . import flow
@@ -60,7 +62,7 @@ def may_sit(state: TableState, player_id: str) -> bool:
     return state.invite is None or player_id == state.host or player_id in state.invited
 
 
-def sent_off(state: TableState, watchers: frozenset[Client]) -> list[Client]:
+def sent_off(state: TableState, watchers: AbstractSet[Client]) -> list[Client]:
     """At a table without spectators, who looked at it waiting (to sit) and did not sit goes
     back to the lobby when the game starts (as a join during the game is refused); the host
     may always watch its own table."""

@@ -130,6 +130,9 @@ class TableState:
         if event.sent:
             self.version += 1
         match event:
+            case ev.ActionPlayed(action=action):  # (first: nearly every event is a move)
+                assert self.game is not None
+                self.game.apply(action)
             case ev.Sat(seat=seat):
                 self.seats[seat] = Seat(event.player_id, event.name, account=event.account,
                                         address=event.address)
@@ -165,9 +168,6 @@ class TableState:
                 assert self.game is not None
                 self.game.current = info
                 self.following = self.intermission = None
-            case ev.ActionPlayed(action=action):
-                assert self.game is not None
-                self.game.apply(action)
             case ev.DealEnded():
                 self._end_deal(event, now, stored)
             case ev.Ready(seat=seat):

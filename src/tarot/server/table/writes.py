@@ -31,7 +31,7 @@ async def write(services: TableServices, state: TableState, event: ev.TableEvent
         case ev.ActionPlayed():
             current = state.game.current if state.game is not None else None
             assert current is not None and current.db_id is not None
-            await store.add_action(current.db_id, current.actions, state.version + 1, event.whole(), event.by)
+            await store.add_action(current.db_id, current.actions, state.version + 1, event.whole, event.by)
         case ev.DealEnded():
             results = await store.write_all(_deal_end_jobs(services, state, event))
             assert state.game is not None
