@@ -348,7 +348,8 @@ class Table:
 
     async def _settle(self) -> None:
         """Apply what the table does by itself now, one event at a time, until nothing is due."""
-        while (event := flow.due(self.state, self._context())) is not None:
+        ctx = self._context()
+        while (event := flow.due(self.state, ctx)) is not None:
             if isinstance(event, ev.DealEnded):
                 await self.services.slow_lane.turn()  # cards received meanwhile at other tables go first
                 try:
@@ -361,6 +362,7 @@ class Table:
                 committed = await self.commit(event)
             if not committed:
                 return
+            ctx.now = self.services.clock.now()
 
     async def commit(self, event: ev.TableEvent) -> bool:
         """Store, apply, version, log and send ``event``; False if the store refused it (every

@@ -92,10 +92,13 @@ def next_deal_state(state: TableState, now: float) -> dict[str, Any] | None:
 def due(state: TableState, ctx: Context) -> ev.TableEvent | None:
     """The next thing the table does by itself now, if any (the actor applies it, then asks
     again): each changes the state so that it is not due again."""
+    game = state.game
+    if state.vote is None and state.following is None and game is not None and game.current is not None \
+            and not game.current.deal.is_over and state.imposed is None and state.status == "playing":
+        return None  # (the usual case, after every move: a deal under way, nothing else)
     vote = cancelvote.due(state, ctx.now)
     if vote is not None:
         return vote
-    game = state.game
     if state.status != "playing" or game is None:
         return None
     deal = state.deal()

@@ -23,15 +23,15 @@ async def write(services: TableServices, state: TableState, event: ev.TableEvent
     """Store ``event``'s part (what it gives back goes to ``TableState.apply``)."""
     store = services.store
     match event:
+        case ev.ActionPlayed():  # (first: nearly every event is a move)
+            current = state.game.current if state.game is not None else None
+            assert current is not None and current.db_id is not None
+            await store.add_action(current.db_id, current.actions, state.version + 1, event.whole, event.by)
         case ev.GameStarted(game=game, first=info):
             rows = (state.row("playing"),
                     (state.id, game.number, game.players, game.deals, game.first_dealer),
                     (info.number, info.dealer, info.seed, info.salt, info.commitment))
             return await kind_of(state).begin(services, state, rows)
-        case ev.ActionPlayed():
-            current = state.game.current if state.game is not None else None
-            assert current is not None and current.db_id is not None
-            await store.add_action(current.db_id, current.actions, state.version + 1, event.whole, event.by)
         case ev.DealEnded():
             results = await store.write_all(_deal_end_jobs(services, state, event))
             assert state.game is not None
