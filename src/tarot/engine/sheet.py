@@ -101,7 +101,10 @@ class ScoreSheet:
 
     def add(self, result: DealResult, dealer: int) -> SheetRow:
         """Put a finished deal on the sheet: its row, with the running totals."""
-        row = self.row_for(result, dealer)
+        return self.put(self.row_for(result, dealer))
+
+    def put(self, row: SheetRow) -> SheetRow:
+        """Put ``row`` on the sheet, as ``row_for`` gave it (the sheet unchanged meanwhile)."""
         self.totals = list(row.totals)
         self.rows.append(row)
         return row

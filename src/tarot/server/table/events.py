@@ -20,6 +20,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from tarot.engine import Action, Ecart, action_to_dict
 
 if TYPE_CHECKING:
+    from tarot.engine import SheetRow
+
     from .. import protocol as p
     from .game import DealInfo, ServerGame
 
@@ -218,6 +220,7 @@ class DealEnded(TableEvent):
     kind: ClassVar[str] = "deal_end"
     result: ClassVar[bool] = True
     last_result: dict[str, Any]  # deal, result, row, seed, salt, commitment, record
+    sheet_row: SheetRow  # the deal's row of the score sheet (``last_result["row"]`` is its dict)
     following: DealInfo | None
     over: bool
     pause_until: float | None

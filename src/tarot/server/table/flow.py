@@ -125,10 +125,11 @@ def wake_at(state: TableState) -> float | None:
 def _deal_end(state: TableState, game: ServerGame, ctx: Context) -> ev.DealEnded:
     info = game.current
     assert info is not None
-    row = game.closing_row()
+    result = info.deal.result()  # (scored once: the row, the event and the store read it)
+    row = game.closing_row(result)
     over = game.over_with(row)
     record = p.serialized(game.record())  # stored, in the event and in ``last_result``: once
-    last = {"deal": info.number, "result": info.deal.result().to_dict(), "row": row.to_dict(),
+    last = {"deal": info.number, "result": result.to_dict(), "row": row.to_dict(),
             "seed": info.seed, "salt": info.salt, "commitment": info.commitment, "record": record}
     following = None
     if not over:  # (the next deal is dealt as if the row were on the sheet: its dealer follows)
@@ -136,7 +137,7 @@ def _deal_end(state: TableState, game: ServerGame, ctx: Context) -> ev.DealEnded
         following = game.new_deal(seed, salt, after=1)
     wait = ctx.services.settings.next_deal_wait
     pause = ctx.now + wait if following is not None and wait > 0 and state.present() else None
-    return ev.DealEnded(last, following, over, pause)
+    return ev.DealEnded(last, row, following, over, pause)
 
 
 def _imposed_bid(state: TableState) -> ev.TableEvent | None:

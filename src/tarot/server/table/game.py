@@ -9,7 +9,7 @@ import secrets
 from dataclasses import dataclass, field
 from typing import Any
 
-from tarot.engine import Action, Deal, DealRecord, ScoreSheet, SheetRow
+from tarot.engine import Action, Deal, DealRecord, DealResult, ScoreSheet, SheetRow
 from tarot.engine.sheet import KeepsScore
 
 
@@ -98,11 +98,18 @@ class ServerGame(KeepsScore):
         counted = len(self.rows) + 1 if self.etuis else self.played + (row.number is not None)
         return counted >= self.deals
 
-    def closing_row(self) -> SheetRow:
-        """The finished current deal's row, as ``close_deal`` will put it on the sheet."""
+    def closing_row(self, result: DealResult) -> SheetRow:
+        """The row of the finished current deal (its ``result``), not yet on the sheet
+        (``end_with``)."""
         info = self.current
         assert info is not None and info.deal.is_over
-        return self.score_sheet.row_for(info.deal.result(), info.dealer)
+        return self.score_sheet.row_for(result, info.dealer)
+
+    def end_with(self, row: SheetRow) -> None:
+        """The finished current deal's ``row`` (``closing_row``) goes on the sheet; no deal is
+        current. (The deal itself is not kept: the store has its record.)"""
+        self.score_sheet.put(row)
+        self.current = None
 
     def record(self) -> dict[str, Any]:
         """The finished current deal's record (``DealRecord``, with its commitment revealed)."""
@@ -141,8 +148,8 @@ class ServerGame(KeepsScore):
         assert info is not None and info.deal.is_over
         result = info.deal.result()
         record = self.record()
-        row = self.score_sheet.add(result, info.dealer)
-        self.current = None
+        row = self.closing_row(result)
+        self.end_with(row)
         return row, record, result.to_dict()
 
     def sheet(self) -> list[dict[str, Any]]:

@@ -192,7 +192,7 @@ class TableState:
     def _end_deal(self, event: ev.DealEnded, now: float, stored: Any) -> None:
         game = self.game
         assert game is not None
-        game.close_deal()
+        game.end_with(event.sheet_row)  # (its record and result were made once, for the event)
         self.last_result = event.last_result
         if event.over:  # (the game's end was stored with the deal's: its outcome, if competitive)
             game.outcome = stored
