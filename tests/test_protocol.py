@@ -78,9 +78,42 @@ def test_a_message_off_the_model_is_refused() -> None:
                 {"type": "created", "table": "t", "secret": "x"}):  # a key the model does not have
         with pytest.raises(ValidationError):
             p.server_message.validate_python(bad)
-    for good in (p.welcome("a", "Ann", "t"), p.created("t"), p.invite("t", "c"), p.pong(), p.pong("t", 3),
-                 p.error("no", "no_table", table="t"), p.missed("t", 1, []), p.lobby([], 0, 0)):
-        p.server_message.validate_python(good)
+
+
+
+def test_every_server_message_builds_itself_as_its_model_says() -> None:
+    """Each server message is one model with its own ``build`` (issue 32): what it builds passes
+    its model, with the model's own ``type``; a message of the union without one fails here."""
+    line = {"id": 1, "where": "table", "table": "t",
+            "from": {"id": "a", "name": "Ann", "seat": 0, "account": False},
+            "text": "hi", "phrase": None, "audience": "all", "at": 1.5}
+    friend = {"id": "b", "name": "Bob", "online": True, "table": None}
+    built = {
+        p.Welcome: [p.Welcome.build("a", "Ann", "t"), p.Welcome.build("a", "Ann", None, account=True)],
+        p.LobbyList: [p.LobbyList.build([], 0, 0)],
+        p.LobbyUpdate: [p.LobbyUpdate.build([], ["t"], 3)],
+        p.Created: [p.Created.build("t")],
+        p.Invite: [p.Invite.build("t", "c")],
+        p.Snapshot: [p.Snapshot.build("t", 2, {"you": 0, "version": 2})],
+        p.TableEvent: [p.TableEvent.build("t", 3, {"kind": "ready", "seat": 1}, {"you": 1, "version": 3})],
+        p.Missed: [p.Missed.build("t", 1, [])],
+        p.Error: [p.Error.build("no", "no_table", table="t"), p.Error.build("bad")],
+        p.Pong: [p.Pong.build(), p.Pong.build("t", 3)],
+        p.ChatMessage: [p.ChatMessage.build(line)],
+        p.ChatLog: [p.ChatLog.build("table", "t", [line])],
+        p.Muted: [p.Muted.build("b", True)],
+        p.FriendList: [p.FriendList.build([friend])],
+        p.FriendUpdate: [p.FriendUpdate.build(friend), p.FriendUpdate.build(friend, removed=True)],
+        p.Invitation: [p.Invitation.build("t", {"id": "a", "name": "Ann", "account": True}, None)],
+        p.ChallengeState: [p.ChallengeState.build("2026-11-28", 4, "heuristic", 0, [], None, [])],
+        p.EventStart: [p.EventStart.build(7, "t")],
+        p.HintAnswer: [p.HintAnswer.build("t", 4, {"action": "C:KH"})],
+    }
+    assert {model.TYPE for model in built} == set(p.SERVER_TYPES)
+    for model, messages in built.items():
+        for message in messages:
+            assert message["type"] == model.TYPE
+            assert isinstance(p.server_message.validate_python(message), model)
 
 
 def test_the_browser_dispatches_exactly_the_server_messages() -> None:

@@ -334,7 +334,7 @@ class TableRefused(Exception):
 
 def _quota_error(refused: Refusal) -> dict[str, Any]:
     extra = {} if refused.retry_after is None else {"retry_after": refused.retry_after}
-    return p.error(refused.reason, "too_many_tables", **extra)
+    return p.Error.build(refused.reason, "too_many_tables", **extra)
 
 
 def restore_table(services: TableServices, loaded: LoadedTable) -> Table:

@@ -55,7 +55,7 @@ class Lobby:
         self._announced.update(s["id"] for s in shown)
         shown += [s for tid, s in self.remote.items() if tid not in self.tables]
         shown.sort(key=lambda s: s["status"] != "waiting")
-        return p.lobby(shown[offset:offset + limit], len(shown), offset)
+        return p.LobbyList.build(shown[offset:offset + limit], len(shown), offset)
 
     def count(self) -> int:
         here = sum(1 for t in self.tables.values() if listed(t))
@@ -99,7 +99,7 @@ class Lobby:
             return
         if self.cluster is not None:  # the other nodes' lobbies too
             self.background(self._share(self.cluster, changed, removed))
-        self.tell(p.lobby_update(changed, removed, self.count()))
+        self.tell(p.LobbyUpdate.build(changed, removed, self.count()))
 
     @staticmethod
     async def _share(cluster: Cluster, changed: list[dict[str, Any]], removed: list[str]) -> None:
@@ -120,7 +120,7 @@ class Lobby:
         for tid in msg["removed"]:
             self.remote.pop(tid, None)
         if self.watchers:
-            self.tell(p.lobby_update(msg["changed"], msg["removed"], self.count()))
+            self.tell(p.LobbyUpdate.build(msg["changed"], msg["removed"], self.count()))
 
     async def reload_remote(self) -> None:
         """The other nodes' lobby, read again (after Redis was away): every watcher is sent the

@@ -110,7 +110,7 @@ class Peers:
         hub = self.hub
         line = Line(**m["line"])
         hub.lobby.room.lines.append(line)
-        out = p.chat(line.to_dict())
+        out = p.ChatMessage.build(line.to_dict())
         for reader in list(hub.lobby.watchers):
             if hub.lobby.room.may_see(line, reader, True):
                 reader.send(out)

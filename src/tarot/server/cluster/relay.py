@@ -190,10 +190,10 @@ class Relay:
         try:
             message = p.parse_client(body)
         except ValueError as e:  # (checked by the player's node already)
-            self._reply(header, p.error(str(e), "bad_message"))
+            self._reply(header, p.Error.build(str(e), "bad_message"))
             return
         if table is None:
-            self._reply(header, p.error(f"no table {header['t']}", "no_table"))
+            self._reply(header, p.Error.build(f"no table {header['t']}", "no_table"))
             return
         client = self.remote.get(key)
         if client is None:

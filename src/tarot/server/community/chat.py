@@ -124,19 +124,19 @@ class Room:
         The line said, or None if it was refused."""
         wait = self.services.limits.take(client.player_id, self.services.clock.now())
         if wait:
-            client.send(p.error(f"too many chat messages: wait {int(wait) + 1} s", "chat_flood",
+            client.send(p.Error.build(f"too many chat messages: wait {int(wait) + 1} s", "chat_flood",
                                 retry_after=round(wait, 1)))
             return None
         line = Line(0, self.where, self.table, client.player_id, client.name, seat, msg.text, msg.phrase,
                     audience, round(self.services.clock.wall(), 3), client.account)
         line = dataclasses.replace(line, id=await self.services.store.write(_store_line, line, game))
         self.lines.append(line)
-        out = p.chat(line.to_dict())
+        out = p.ChatMessage.build(line.to_dict())
         for reader, spectator in readers:
             if self.may_see(line, reader, spectator):
                 reader.send(out)
         return line
 
     def log_for(self, client: Client, spectator: bool) -> dict[str, Any]:
-        return p.chat_log(self.where, self.table,
+        return p.ChatLog.build(self.where, self.table,
                           [line.to_dict() for line in self.lines if self.may_see(line, client, spectator)])

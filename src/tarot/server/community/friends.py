@@ -175,7 +175,7 @@ class Presence:
         card = self.card(player, self.names.get(player, ""))
         for watcher in self.listed_by.get(player, ()):
             card["name"] = self.friends.get(watcher, {}).get(player, card["name"])
-            self.tell(watcher, p.friend_update(dict(card)))
+            self.tell(watcher, p.FriendUpdate.build(dict(card)))
 
     def tell(self, player: str, message: dict[str, Any]) -> bool:
         """Send to every connection of ``player`` (on every node); False if it is not online."""
@@ -206,7 +206,7 @@ class Presence:
             c.close()
 
     def listing(self, player: str) -> dict[str, Any]:
-        return p.friends([self.card(f, name) for f, name in self.friends.get(player, {}).items()])
+        return p.FriendList.build([self.card(f, name) for f, name in self.friends.get(player, {}).items()])
 
     async def is_friend(self, player: str, other: str) -> bool:
         if player in self.friends:
@@ -224,7 +224,7 @@ class Presence:
                 await self.store.write(_remove, pid, msg.player)
                 name = self.friends.get(pid, {}).pop(msg.player, "")
                 self.listed_by[msg.player].discard(pid)
-                self.tell(pid, p.friend_update(self.card(msg.player, name), removed=True))
+                self.tell(pid, p.FriendUpdate.build(self.card(msg.player, name), removed=True))
 
     async def _add(self, conn: Conn, msg: p.AddFriend) -> None:
         from ..players.accounts import name_key
@@ -233,18 +233,18 @@ class Presence:
         other = msg.player if msg.player is not None else await self.store.query(_account_id,
                                                                                   name_key(msg.name or ""))
         if other is None or other == pid:
-            conn.send(p.error("no such player to add", "no_player"))
+            conn.send(p.Error.build("no such player to add", "no_player"))
             return
         if len(self.friends.get(pid, {})) >= MAX_FRIENDS:
-            conn.send(p.error(f"at most {MAX_FRIENDS} friends", "too_many_friends"))
+            conn.send(p.Error.build(f"at most {MAX_FRIENDS} friends", "too_many_friends"))
             return
         try:
             name = await self.store.write(_add, pid, other)
         except IntegrityError:
             name = None
         if name is None:
-            conn.send(p.error("no such player to add", "no_player"))
+            conn.send(p.Error.build("no such player to add", "no_player"))
             return
         self.friends.setdefault(pid, {})[other] = name
         self.listed_by[other].add(pid)
-        self.tell(pid, p.friend_update(self.card(other, name)))
+        self.tell(pid, p.FriendUpdate.build(self.card(other, name)))

@@ -58,8 +58,7 @@ async def state(hub: Hub, conn: Connection) -> dict[str, Any]:
         deals.append(item)
     pct = round(percentage(done, mark), 2) if done else None
     ranking = [as_dict(s) for s in day_ranking(results, day.deals)[:TOP]]
-    return {"type": "challenge", "day": day.day, "players": day.players, "bots": ch.BOT, "seat": ch.SEAT,
-            "deals": deals, "percentage": pct, "ranking": ranking}
+    return p.ChallengeState.build(day.day, day.players, ch.BOT, ch.SEAT, deals, pct, ranking)
 
 
 async def play(hub: Hub, conn: Connection, number: int) -> dict[str, Any]:
@@ -67,7 +66,7 @@ async def play(hub: Hub, conn: Connection, number: int) -> dict[str, Any]:
     ``created`` message, else an error (played already, or left and closed)."""
     day = await open_today(hub)
     if number > day.deals:
-        return p.error(f"today's challenge has {day.deals} deals", "bad_request")
+        return p.Error.build(f"today's challenge has {day.deals} deals", "bad_request")
     tid = f"{hub.services.chance.getrandbits(48):012x}"
     options = p.TableOptions.model_validate({"players": day.players, "deals": 1, "private": True,
                                              "spectators": False})
@@ -84,15 +83,15 @@ async def play(hub: Hub, conn: Connection, number: int) -> dict[str, Any]:
         earlier = await store.query(ch.entry_of, day.day, number, conn.player_id)
     if earlier is not None:
         if earlier.status == "done":
-            return p.error(f"you have played deal {number} of today's challenge", "challenge_played")
+            return p.Error.build(f"you have played deal {number} of today's challenge", "challenge_played")
         if not await hub.table_open(earlier.table_id):
-            return p.error(f"deal {number} was left unfinished and its table is closed: it cannot be "
+            return p.Error.build(f"deal {number} was left unfinished and its table is closed: it cannot be "
                            "dealt again", "challenge_closed")
-        return p.created(earlier.table_id)
+        return p.Created.build(earlier.table_id)
     await table.start_game()  # before anyone may reach it: nothing else touches it yet
     await hub.register(table)
     table.start()
-    return p.created(tid)
+    return p.Created.build(tid)
 
 
 def _begin(conn: Any, store: Any, day: str, number: int, player: str,

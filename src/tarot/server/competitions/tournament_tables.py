@@ -71,7 +71,7 @@ async def start(hub: Registry, eid: int) -> list[str]:
         await hub.register(table)
         table.start()
     for pid, _, tid, _ in assignments:
-        hub.services.presence.tell(pid, p.event_start(eid, tid))
+        hub.services.presence.tell(pid, p.EventStart.build(eid, tid))
     return [t.id for t in tables]
 
 

@@ -1,12 +1,13 @@
-"""The server's messages (server → client). Each model says what a message holds; the function
-after it builds one (a dict, serialized by ``encode``; the table's hot path sends them as they
-are, without validating; ``render`` puts events together from JSON pieces, in the ``Event``
-shape); ``server_message`` checks a message against them (the tests check every golden
-transcript). ``protocol`` is the facade."""
+"""The server's messages (server → client). Each is one model that says what the message holds
+and builds it: ``Welcome.build(…)`` makes the message as a plain dict with the model's own
+``type`` (serialized by ``encode``; the table's hot path sends them as they are, without
+validating; ``render`` puts events together from JSON pieces, in the ``TableEvent`` shape).
+``server_message`` checks a message against the union of them (the tests check every golden
+transcript, and every ``build`` against its model). ``protocol`` is the facade."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
@@ -18,21 +19,36 @@ class _Out(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class _Message(_Out):
+    """A server message: ``TYPE`` is the value of its ``type`` field, read from the model, and its
+    ``build`` (each message's own arguments) returns the message as a dict."""
+
+    TYPE: ClassVar[str]
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        (cls.TYPE,) = get_args(cls.model_fields["type"].annotation)
+
+    @classmethod
+    def _of(cls, **fields: Any) -> dict[str, Any]:
+        return {"type": cls.TYPE, **fields}
+
+
 class Player(_Out):
     id: str
     name: str
     account: bool  # signed in (its session cookie), not a guest
 
 
-class Welcome(_Out):
+class Welcome(_Message):
     type: Literal["welcome"]
     player: Player
     token: str | None  # a guest's, for its browser to keep; None for an account
 
-
-def welcome(pid: str, name: str, token: str | None, account: bool = False) -> dict[str, Any]:
-    """``token``: a guest's, for its browser to keep; None for an account (its session cookie)."""
-    return {"type": "welcome", "player": {"id": pid, "name": name, "account": account}, "token": token}
+    @classmethod
+    def build(cls, pid: str, name: str, token: str | None, account: bool = False) -> dict[str, Any]:
+        return cls._of(player={"id": pid, "name": name, "account": account}, token=token)
 
 
 class SeatSummary(_Out):
@@ -59,18 +75,18 @@ class TableSummary(_Out):
     event: EventAt | None = None  # only at an event's table
 
 
-class LobbyList(_Out):
+class LobbyList(_Message):
     type: Literal["lobby"]
     tables: list[TableSummary]
     total: int
     offset: int
 
+    @classmethod
+    def build(cls, tables: list[dict[str, Any]], total: int, offset: int) -> dict[str, Any]:
+        return cls._of(tables=tables, total=total, offset=offset)
 
-def lobby(tables: list[dict[str, Any]], total: int, offset: int) -> dict[str, Any]:
-    return {"type": "lobby", "tables": tables, "total": total, "offset": offset}
 
-
-class LobbyUpdate(_Out):
+class LobbyUpdate(_Message):
     """After the first ``lobby`` page, only what changed: the tables added or changed, the ones
     gone (finished, closed, made private), and the new count."""
 
@@ -79,30 +95,30 @@ class LobbyUpdate(_Out):
     removed: list[str]
     total: int
 
+    @classmethod
+    def build(cls, changed: list[dict[str, Any]], removed: list[str], total: int) -> dict[str, Any]:
+        return cls._of(changed=changed, removed=removed, total=total)
 
-def lobby_update(changed: list[dict[str, Any]], removed: list[str], total: int) -> dict[str, Any]:
-    return {"type": "lobby_update", "changed": changed, "removed": removed, "total": total}
 
-
-class Created(_Out):
+class Created(_Message):
     type: Literal["created"]
     table: str
 
+    @classmethod
+    def build(cls, table: str) -> dict[str, Any]:
+        return cls._of(table=table)
 
-def created(table: str) -> dict[str, Any]:
-    return {"type": "created", "table": table}
 
-
-class Invite(_Out):
+class Invite(_Message):
     """To a seated player of a private table: the secret its invite link carries."""
 
     type: Literal["invite"]
     table: str
     code: str
 
-
-def invite(table: str, code: str) -> dict[str, Any]:
-    return {"type": "invite", "table": table, "code": code}
+    @classmethod
+    def build(cls, table: str, code: str) -> dict[str, Any]:
+        return cls._of(table=table, code=code)
 
 
 EventKind = Literal["sit", "leave", "add_bot", "remove_bot", "options", "presence", "game_start",
@@ -134,55 +150,66 @@ class State(BaseModel):
     counts: bool | None = None  # a competitive game here counts (no two people share an address)
 
 
-class Snapshot(_Out):
+class Snapshot(_Message):
     type: Literal["snapshot"]
     table: str
     version: int
     state: State
 
+    @classmethod
+    def build(cls, table: str, version: int, state: dict[str, Any]) -> dict[str, Any]:
+        return cls._of(table=table, version=version, state=state)
 
-def snapshot(table: str, version: int, state: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "snapshot", "table": table, "version": version, "state": state}
 
+class TableEvent(_Message):
+    """A change of the table, to one recipient: the event and what that recipient's state
+    became (``render`` sends it as JSON pieces, from ``head``)."""
 
-class TableEvent(_Out):
     type: Literal["event"]
     table: str
     version: int
     event: Event
     state: State
 
+    @classmethod
+    def build(cls, table: str, version: int, event: dict[str, Any], state: dict[str, Any]) -> dict[str, Any]:
+        return cls.head(table, version) | {"event": event, "state": state}
 
-class Missed(_Out):
+    @classmethod
+    def head(cls, table: str, version: int) -> dict[str, Any]:
+        return cls._of(table=table, version=version)
+
+
+class Missed(_Message):
     type: Literal["missed"]
     table: str
     since: int
     events: list[dict[str, Any]]
 
+    @classmethod
+    def build(cls, table: str, since: int, events: list[Any]) -> dict[str, Any]:
+        return cls._of(table=table, since=since, events=events)
 
-def missed(table: str, since: int, events: list[Any]) -> dict[str, Any]:
-    return {"type": "missed", "table": table, "since": since, "events": events}
 
-
-class Error(BaseModel):
+class Error(_Message):
     model_config = ConfigDict(extra="allow")  # some carry more: table, rule, retry_after
     type: Literal["error"]
     code: str
     reason: str
 
+    @classmethod
+    def build(cls, reason: str, code: str = "bad_request", **extra: Any) -> dict[str, Any]:
+        return cls._of(code=code, reason=reason, **extra)
 
-def error(reason: str, code: str = "bad_request", **extra: Any) -> dict[str, Any]:
-    return {"type": "error", "code": code, "reason": reason, **extra}
 
-
-class Pong(_Out):
+class Pong(_Message):
     type: Literal["pong"]
     table: str | None = None
     version: int | None = None
 
-
-def pong(table: str | None = None, version: int | None = None) -> dict[str, Any]:
-    return {"type": "pong"} if table is None else {"type": "pong", "table": table, "version": version}
+    @classmethod
+    def build(cls, table: str | None = None, version: int | None = None) -> dict[str, Any]:
+        return cls._of() if table is None else cls._of(table=table, version=version)
 
 
 class ChatFrom(_Out):
@@ -203,12 +230,16 @@ class ChatLine(_Out):
     at: float
 
 
-class ChatMessage(_Out):
+class ChatMessage(_Message):
     type: Literal["chat"]
     message: ChatLine
 
+    @classmethod
+    def build(cls, line: dict[str, Any]) -> dict[str, Any]:
+        return cls._of(message=line)
 
-class ChatLog(_Out):
+
+class ChatLog(_Message):
     """The recent messages one may see, on joining a table or the lobby."""
 
     type: Literal["chat_log"]
@@ -216,13 +247,21 @@ class ChatLog(_Out):
     table: str | None
     messages: list[ChatLine]
 
+    @classmethod
+    def build(cls, where: str, table: str | None, lines: list[dict[str, Any]]) -> dict[str, Any]:
+        return cls._of(where=where, table=table, messages=lines)
 
-class Muted(_Out):
+
+class Muted(_Message):
     """The answer to ``mute``."""
 
     type: Literal["muted"]
     player: str
     mute: bool
+
+    @classmethod
+    def build(cls, player: str, mute: bool) -> dict[str, Any]:
+        return cls._of(player=player, mute=mute)
 
 
 class Friend(_Out):
@@ -232,20 +271,28 @@ class Friend(_Out):
     table: str | None  # the public table it is at, if any
 
 
-class FriendList(_Out):
+class FriendList(_Message):
     type: Literal["friends"]
     friends: list[Friend]
 
+    @classmethod
+    def build(cls, listed: list[dict[str, Any]]) -> dict[str, Any]:
+        return cls._of(friends=listed)
 
-class FriendUpdate(_Out):
+
+class FriendUpdate(_Message):
     """A friend added, changed (online, at a table) or removed (``removed``)."""
 
     type: Literal["friend_update"]
     friend: Friend
     removed: bool
 
+    @classmethod
+    def build(cls, friend: dict[str, Any], removed: bool = False) -> dict[str, Any]:
+        return cls._of(friend=friend, removed=removed)
 
-class Invitation(_Out):
+
+class Invitation(_Message):
     """A player invites this one to its table (``code``: a private table's invite secret)."""
 
     type: Literal["invitation"]
@@ -253,8 +300,12 @@ class Invitation(_Out):
     sender: Player = Field(alias="from")
     code: str | None
 
+    @classmethod
+    def build(cls, table: str, sender: dict[str, Any], code: str | None) -> dict[str, Any]:
+        return cls._of(table=table, code=code, **{"from": sender})
 
-class ChallengeState(_Out):
+
+class ChallengeState(_Message):
     """Today's daily challenge as one player sees it (``challenge_tables.state``): each deal with
     its dealer and commitment, and once played its score, mark and the accounts' results."""
 
@@ -267,8 +318,14 @@ class ChallengeState(_Out):
     percentage: float | None
     ranking: list[dict[str, Any]]
 
+    @classmethod
+    def build(cls, day: str, players: int, bots: str, seat: int, deals: list[dict[str, Any]],
+              percentage: float | None, ranking: list[dict[str, Any]]) -> dict[str, Any]:
+        return cls._of(day=day, players=players, bots=bots, seat=seat, deals=deals,
+                       percentage=percentage, ranking=ranking)
 
-class HintAnswer(_Out):
+
+class HintAnswer(_Message):
     """The expert's advice to the seat that asked (``hints``), for the table's ``version``."""
 
     type: Literal["hint"]
@@ -276,45 +333,21 @@ class HintAnswer(_Out):
     version: int
     advice: dict[str, Any]  # {action, why, worlds, mean, next, next_mean} (tarot.bots.advice)
 
+    @classmethod
+    def build(cls, table: str, version: int, advice: dict[str, Any]) -> dict[str, Any]:
+        return cls._of(table=table, version=version, advice=advice)
 
-def hint(table: str, version: int, advice: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "hint", "table": table, "version": version, "advice": advice}
 
-
-class EventStart(_Out):
+class EventStart(_Message):
     """A duplicate event one is registered for has started: the table where one sits."""
 
     type: Literal["event_start"]
     event: int
     table: str
 
-
-def event_start(event: int, table: str) -> dict[str, Any]:
-    return {"type": "event_start", "event": event, "table": table}
-
-
-def friends(listed: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"type": "friends", "friends": listed}
-
-
-def friend_update(friend: dict[str, Any], removed: bool = False) -> dict[str, Any]:
-    return {"type": "friend_update", "friend": friend, "removed": removed}
-
-
-def invitation(table: str, sender: dict[str, Any], code: str | None) -> dict[str, Any]:
-    return {"type": "invitation", "table": table, "from": sender, "code": code}
-
-
-def muted(player: str, mute: bool) -> dict[str, Any]:
-    return {"type": "muted", "player": player, "mute": mute}
-
-
-def chat(line: dict[str, Any]) -> dict[str, Any]:
-    return {"type": "chat", "message": line}
-
-
-def chat_log(where: str, table: str | None, lines: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"type": "chat_log", "where": where, "table": table, "messages": lines}
+    @classmethod
+    def build(cls, event: int, table: str) -> dict[str, Any]:
+        return cls._of(event=event, table=table)
 
 
 ServerMessage = Annotated[

@@ -258,11 +258,11 @@ class Table:
         except Fenced:  # another node claimed the table: it steps down (``Relay.claimed``)
             log.warning("table %s: a write refused, another node owns the table now", self.id)
             if client is not None:
-                client.send(p.error("this table moved to another server: joining it again", "moved"))
+                client.send(p.Error.build("this table moved to another server: joining it again", "moved"))
         except Exception:  # a bug must not kill the table
             log.exception("table %s: error handling %s", self.id, type(message).__name__)
             if client is not None:
-                client.send(p.error("internal error", "internal"))
+                client.send(p.Error.build("internal error", "internal"))
 
     def _context(self) -> Context:
         return Context(self.services, self.services.clock.now(), self.watchers)
@@ -279,8 +279,8 @@ class Table:
         # away or sent off at the start is answered as if at no table (its ping's pong has no
         # table's version: a private table's activity is not told by its id).
         if client not in self.watchers and not isinstance(message, p.Join | p.Leave):
-            return Outcome(reply=(p.pong() if isinstance(message, p.Ping)
-                                  else p.error("join the table first", "not_joined"),))
+            return Outcome(reply=(p.Pong.build() if isinstance(message, p.Ping)
+                                  else p.Error.build("join the table first", "not_joined"),))
         # what the table's kind refuses (a hint's refusal waits for its seat's: ``Hints.refusal``)
         refused = None if isinstance(message, p.Hint) else kinds.refusal(state, type(message))
         if refused is not None:
@@ -318,9 +318,9 @@ class Table:
             case p.Hint():
                 self.hints.ask(client)
             case p.Ping():
-                client.send(p.pong(self.id, self.version))
+                client.send(p.Pong.build(self.id, self.version))
             case _:
-                client.send(p.error(f"{type(message).__name__} is not a table message", "bad_request"))
+                client.send(p.Error.build(f"{type(message).__name__} is not a table message", "bad_request"))
         return NOTHING
 
     # --- applying: the only place the state changes ----------------------------------------
@@ -410,12 +410,12 @@ class Table:
         if since is not None and since <= self.version:
             missed = [] if since == self.version else self.log.since(since, seat)
             if missed is not None:
-                client.send(p.missed(self.id, since, missed))
-        client.send(p.snapshot(self.id, self.version, self.render.state(seat)))
+                client.send(p.Missed.build(self.id, since, missed))
+        client.send(p.Snapshot.build(self.id, self.version, self.render.state(seat)))
         client.send(self.chat.log_for(client, seat < 0))
 
     def _send_off_watchers(self) -> None:
-        why = p.error("the game has started, and this table does not allow spectators", "no_spectators",
+        why = p.Error.build("the game has started, and this table does not allow spectators", "no_spectators",
                       table=self.id)
         for client in seating.sent_off(self.state, self.watchers):
             self.watchers.discard(client)

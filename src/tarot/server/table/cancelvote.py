@@ -21,18 +21,18 @@ VOTE_TIME = 30.0
 def propose(state: TableState, client: Client, now: float) -> Outcome:
     seat = state.seat_of(client.player_id)
     if seat is None:
-        return refused(p.error("only a seated player may propose to cancel", "not_seated"))
+        return refused(p.Error.build("only a seated player may propose to cancel", "not_seated"))
     if state.status != "playing" or state.game is None:
-        return refused(p.error("no game is being played", "no_game"))
+        return refused(p.Error.build("no game is being played", "no_game"))
     if state.vote is not None:
-        return refused(p.error("a vote to cancel is under way", "vote_running"))
+        return refused(p.Error.build("a vote to cancel is under way", "vote_running"))
     return Outcome(events=(ev.CancelProposed(seat, now + VOTE_TIME),))
 
 
 def answer(state: TableState, client: Client, accept: bool) -> Outcome:
     seat = state.seat_of(client.player_id)
     if state.vote is None or seat is None or seat not in state.voters():
-        return refused(p.error("no vote to cancel is under way for you", "no_vote"))
+        return refused(p.Error.build("no vote to cancel is under way for you", "no_vote"))
     return Outcome(events=(ev.CancelAccepted(seat) if accept else ev.CancelRefused(seat),))
 
 

@@ -46,24 +46,24 @@ def act(state: TableState, client: Client, msg: p.Act) -> Outcome:
     """A player's action: checked against its seat and the rules (or refused, with why)."""
     seat = state.seat_of(client.player_id)
     if seat is None:
-        return refused(p.error("you do not sit at this table", "not_seated"))
+        return refused(p.Error.build("you do not sit at this table", "not_seated"))
     deal = state.deal()
     if deal is None:
-        return refused(p.error("no deal is being played", "no_deal"))
+        return refused(p.Error.build("no deal is being played", "no_deal"))
     obj = dict(msg.action)
     obj.setdefault("seat", seat)
     try:
         action, extra = action_from_dict(obj)
     except ValueError as e:
-        return refused(p.error(str(e), "bad_action"))
+        return refused(p.Error.build(str(e), "bad_action"))
     if extra:
-        return refused(p.error(f"unknown action keys: {', '.join(sorted(extra))}", "bad_action"))
+        return refused(p.Error.build(f"unknown action keys: {', '.join(sorted(extra))}", "bad_action"))
     if action.seat != seat:
-        return refused(p.error(f"you sit at seat {seat}, not {action.seat}", "wrong_seat"))
+        return refused(p.Error.build(f"you sit at seat {seat}, not {action.seat}", "wrong_seat"))
     try:
         deal.check(action)
     except IllegalAction as e:
-        return refused(p.error(str(e), "illegal", rule=e.rule, why=e.why, args=e.args_))
+        return refused(p.Error.build(str(e), "illegal", rule=e.rule, why=e.why, args=e.args_))
     return Outcome(events=(ev.ActionPlayed(seat, action, "player"),))
 
 

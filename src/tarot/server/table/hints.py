@@ -29,16 +29,16 @@ class Hints:
         state = self.state
         seat = state.seat_of(client.player_id)
         if seat is None:
-            return p.error("you do not sit at this table", "not_seated")
+            return p.Error.build("you do not sit at this table", "not_seated")
         refused = kinds.refusal(state, p.Hint)
         if refused is not None:
             return refused
         deal = state.deal()
         if deal is None:
-            return p.error("no deal is being played", "no_deal")
+            return p.Error.build("no deal is being played", "no_deal")
         view = deal.view(seat)
         if not view.legal and view.ecart_options is None:
-            return p.error("it is not your turn", "not_your_turn")
+            return p.Error.build("it is not your turn", "not_your_turn")
         return None
 
     def ask(self, client: Client) -> None:
@@ -52,7 +52,7 @@ class Hints:
         assert seat is not None and deal is not None
         key = (seat, state.version)
         if key in self.given:
-            client.send(p.hint(state.id, state.version, self.given[key]))
+            client.send(p.HintAnswer.build(state.id, state.version, self.given[key]))
             return
         services = self.services
         seed = services.chance.getrandbits(32)
@@ -64,9 +64,9 @@ class Hints:
         try:
             advice = await self.services.bot_pool.advise(view, seed, think)
         except Exception:  # (a worker that died: the player may ask again)
-            client.send(p.error("no hint could be worked out: try again", "internal"))
+            client.send(p.Error.build("no hint could be worked out: try again", "internal"))
             return
         if self.state.version != key[1]:
             return  # the position moved on: the advice is for a move already made
         self.given = {key: advice}
-        client.send(p.hint(self.state.id, key[1], advice))
+        client.send(p.HintAnswer.build(self.state.id, key[1], advice))

@@ -64,7 +64,7 @@ class Practice:
     def refusal(self, message: type) -> dict[str, Any] | None:
         """The error this kind answers ``message`` with, or None."""
         found = self.refused.get(message)
-        return None if found is None else p.error(*found)
+        return None if found is None else p.Error.build(*found)
 
     async def begin(self, services: TableServices, state: TableState,
                     rows: tuple[Any, ...]) -> tuple[int, int]:
@@ -121,7 +121,8 @@ class Competitive(Practice):
                                                      state.options.stake, counts(state))
         except NotEnoughChips as e:
             name = next((s.name for s in state.seats if s.player_id == e.player_id), "?")
-            raise StartRefused(p.error(f"{name} has not enough chips for the stake: the game cannot start",
+            raise StartRefused(p.Error.build(
+                f"{name} has not enough chips for the stake: the game cannot start",
                                        "not_enough_chips", name=name, stake=state.options.stake)) from e
         return ids
 
@@ -220,11 +221,12 @@ async def refuse_competitor(services: TableServices, options: p.TableOptions,
     if not options.competitive:
         return None
     if not client.account:
-        return p.error("only signed-in players sit at a competitive table", "account_only")
+        return p.Error.build("only signed-in players sit at a competitive table", "account_only")
     if options.stake:
         row = await services.store.query(players.by_id, client.player_id)
         if row is None or row.chips < options.stake:
-            return p.error(f"the stake is {options.stake} chips: you have {0 if row is None else row.chips}",
+            return p.Error.build(
+                f"the stake is {options.stake} chips: you have {0 if row is None else row.chips}",
                            "not_enough_chips", stake=options.stake)
     return None
 
@@ -232,5 +234,6 @@ async def refuse_competitor(services: TableServices, options: p.TableOptions,
 def refuse_options(options: p.TableOptions, seats: list[Seat]) -> dict[str, Any] | None:
     """The error that keeps a table from becoming competitive while a guest sits, or None."""
     if options.competitive and any(s.person and not s.account for s in seats):
-        return p.error("only signed-in players sit at a competitive table: a guest is seated", "account_only")
+        return p.Error.build("only signed-in players sit at a competitive table: a guest is seated",
+                             "account_only")
     return None

@@ -65,7 +65,7 @@ class Renderer:
         # {"type":"event","table":…,"version":…,"event":…,"state":{…shared…,"you":…,"view":…,
         #  "version":…,"time_left":…}}: view_state's keys (a test holds each message equal to
         # the table's state when it is sent).
-        start = p.object_head({"type": "event", "table": state_.id, "version": state_.version}) + b'"event":'
+        start = p.object_head(p.TableEvent.head(state_.id, state_.version)) + b'"event":'
         state = b',"state":{'
         if event.full:
             state += p.object_tail(self.shared_state(event.result))[:-1] + b","

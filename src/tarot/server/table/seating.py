@@ -22,15 +22,15 @@ async def join(state: TableState, client: Client, msg: p.Join, ctx: Context) -> 
     pid = client.player_id
     seat = state.seat_of(pid)
     if pid in state.removed and seat is None:
-        return refused(p.error("the host sent you away from this table", "removed", table=state.id))
+        return refused(p.Error.build("the host sent you away from this table", "removed", table=state.id))
     invited = state.invite is not None and pid not in state.invited and (
         msg.invite == state.invite  # the invite link; or the host's friends, at its private table
         or (state.host is not None and await ctx.services.presence.is_friend(state.host, pid)))
     if seat is None and not invited and not may_sit(state, pid):  # whatever the spectators setting
-        return refused(p.error("this private table is open only to those who have its invite link",
+        return refused(p.Error.build("this private table is open only to those who have its invite link",
                                "invite_only", table=state.id))
     if seat is None and pid != state.host and not state.options.spectators and state.status == "playing":
-        return refused(p.error("this table does not allow spectators", "no_spectators", table=state.id))
+        return refused(p.Error.build("this table does not allow spectators", "no_spectators", table=state.id))
     events: list[ev.TableEvent] = [ev.Invited(pid)] if invited else []
     if seat is not None and state.seats[seat].away_since is not None:
         events.append(ev.PresenceChanged(seat, away=False, address=client.address))
@@ -52,7 +52,7 @@ def invite_for(state: TableState, client: Client) -> dict[str, object] | None:
     """A private table's invite, for its host and seated players (never for spectators)."""
     pid = client.player_id
     if state.invite is not None and (pid == state.host or state.seat_of(pid) is not None):
-        return p.invite(state.id, state.invite)
+        return p.Invite.build(state.id, state.invite)
     return None
 
 
@@ -77,18 +77,18 @@ async def invite_friend(state: TableState, client: Client, player: str, ctx: Con
     never from a player it muted (the sender is answered as if it had been sent)."""
     presence = ctx.services.presence
     if state.seat_of(client.player_id) is None and client.player_id != state.host:
-        return refused(p.error("only a seated player may invite", "not_seated"))
+        return refused(p.Error.build("only a seated player may invite", "not_seated"))
     if not presence.online(player):
-        return refused(p.error("this player is not online", "not_online"))
+        return refused(p.Error.build("this player is not online", "not_online"))
     muted = await ctx.services.chat.mutes.muted_anywhere(player, client.player_id)
     wait = presence.invitations.take(client.player_id, player, state.id, delivered=not muted)
     if wait:
-        return refused(p.error(f"too many invitations: wait {int(wait) + 1} s", "too_many_invitations",
+        return refused(p.Error.build(f"too many invitations: wait {int(wait) + 1} s", "too_many_invitations",
                                retry_after=round(wait, 1)))
     if muted:
         return NOTHING
     sender = {"id": client.player_id, "name": client.name, "account": client.account}
-    invitation = p.invitation(state.id, sender, state.invite)
+    invitation = p.Invitation.build(state.id, sender, state.invite)
     return Outcome(events=(ev.Invited(player),), then=lambda: _tell(ctx, player, invitation))
 
 
@@ -100,11 +100,11 @@ def _tell(ctx: Context, player: str, message: dict[str, object]) -> Outcome:
 def remove_spectator(state: TableState, client: Client, player: str, ctx: Context) -> Outcome:
     """The host sends a spectator away: it leaves the table and may not come back to watch."""
     if client.player_id != state.host:
-        return refused(p.error("only the host may do this", "not_host"))
+        return refused(p.Error.build("only the host may do this", "not_host"))
     gone = [c for c in ctx.watchers if c.player_id == player and state.seat_of(c.player_id) is None]
     if not gone:
-        return refused(p.error("no such spectator at this table", "no_spectator"))
-    why = p.error("the host sent you away from this table", "removed", table=state.id)
+        return refused(p.Error.build("no such spectator at this table", "no_spectator"))
+    why = p.Error.build("the host sent you away from this table", "removed", table=state.id)
     return Outcome(events=(ev.SpectatorRemoved(player),), drop=tuple((c, why) for c in gone))
 
 
@@ -113,15 +113,16 @@ def remove_spectator(state: TableState, client: Client, player: str, ctx: Contex
 
 async def sit(state: TableState, client: Client, msg: p.Sit, ctx: Context) -> Outcome:
     if not may_sit(state, client.player_id):
-        return refused(p.error("this private table seats only those who have its invite link", "invite_only"))
+        return refused(p.Error.build("this private table seats only those who have its invite link",
+                                     "invite_only"))
     if state.seat_of(client.player_id) is not None:
-        return refused(p.error("you already sit at this table", "seated"))
+        return refused(p.Error.build("you already sit at this table", "seated"))
     if msg.seat >= len(state.seats) or not state.seats[msg.seat].empty:
-        return refused(p.error(f"seat {msg.seat} is not free", "seat_taken"))
+        return refused(p.Error.build(f"seat {msg.seat} is not free", "seat_taken"))
     refusal = await refuse_competitor(ctx.services, state.options, client)
     if refusal is not None:
         return refused(refusal)
-    invite = () if state.invite is None else (p.invite(state.id, state.invite),)
+    invite = () if state.invite is None else (p.Invite.build(state.id, state.invite),)
     sat = ev.Sat(msg.seat, client.player_id, client.name, client.account, client.address)
     return Outcome(reply=invite, events=(sat,), then=lambda: flow.maybe_start(state, ctx))
 
@@ -149,9 +150,9 @@ def _next_host(state: TableState, seat: int) -> str | None:
 
 def add_bot(state: TableState, client: Client, msg: p.AddBot, ctx: Context) -> Outcome:
     if client.player_id != state.host:
-        return refused(p.error("only the host may do this", "not_host"))
+        return refused(p.Error.build("only the host may do this", "not_host"))
     if msg.seat >= len(state.seats) or not state.seats[msg.seat].empty:
-        return refused(p.error(f"seat {msg.seat} is not free", "seat_taken"))
+        return refused(p.Error.build(f"seat {msg.seat} is not free", "seat_taken"))
     return Outcome(events=(ev.BotAdded(msg.seat, msg.bot),), then=lambda: flow.maybe_start(state, ctx))
 
 
@@ -160,15 +161,15 @@ def remove_bot(state: TableState, client: Client, msg: p.RemoveBot) -> Outcome:
     if refusal is not None:
         return refused(refusal)
     if msg.seat >= len(state.seats) or state.seats[msg.seat].bot is None:
-        return refused(p.error(f"no bot at seat {msg.seat}", "no_bot"))
+        return refused(p.Error.build(f"no bot at seat {msg.seat}", "no_bot"))
     return Outcome(events=(ev.BotRemoved(msg.seat),))
 
 
 def _host_between_games(state: TableState, client: Client) -> dict[str, object] | None:
     if client.player_id != state.host:
-        return p.error("only the host may do this", "not_host")
+        return p.Error.build("only the host may do this", "not_host")
     if state.status == "playing":
-        return p.error("only between games", "game_running")
+        return p.Error.build("only between games", "game_running")
     return None
 
 
@@ -177,13 +178,13 @@ def set_options(state: TableState, client: Client, msg: p.SetOptions, ctx: Conte
     if refusal is not None:
         return refused(refusal)
     n = msg.options.players
-    gone = p.error("the host made the table smaller: your seat is gone", "seat_removed")
+    gone = p.Error.build("the host made the table smaller: your seat is gone", "seat_removed")
     lost = {s.player_id for s in state.seats[n:] if s.player_id is not None}
     notices = [(c, gone) for c in ctx.watchers if c.player_id in lost]
     invite = state.invite
     if msg.options.private and invite is None:
         invite = new_invite()
-        told = p.invite(state.id, invite)
+        told = p.Invite.build(state.id, invite)
         seated = {s.player_id for s in state.seats[:n] if s.player_id is not None}
         notices += [(c, told) for c in ctx.watchers if c.player_id == state.host or c.player_id in seated]
     return Outcome(notices=tuple(notices), events=(ev.OptionsSet(msg.options, invite),))
@@ -192,10 +193,10 @@ def set_options(state: TableState, client: Client, msg: p.SetOptions, ctx: Conte
 def new_game(state: TableState, client: Client, ctx: Context) -> Outcome:
     """The host, or after a game any seated player (a rematch, the same seats)."""
     if state.status == "playing":
-        return refused(p.error("only between games", "game_running"))
+        return refused(p.Error.build("only between games", "game_running"))
     rematch = state.status == "finished" and state.seat_of(client.player_id) is not None
     if not rematch and client.player_id != state.host:
-        return refused(p.error("only the host may do this", "not_host"))
+        return refused(p.Error.build("only the host may do this", "not_host"))
     if any(s.empty for s in state.seats):
-        return refused(p.error("every seat must be taken", "seats_free"))
+        return refused(p.Error.build("every seat must be taken", "seats_free"))
     return Outcome(events=(flow.start(state, ctx),))

@@ -55,33 +55,33 @@ async def _handle_safely(hub: Hub, conn: Connection, text: str) -> None:
         await _handle(hub, conn, text)
     except Exception:
         log.exception("a message of %s failed", conn.player_id or "a connection")
-        conn.send(p.error("the server could not do this now: try again", "internal"))
+        conn.send(p.Error.build("the server could not do this now: try again", "internal"))
 
 
 async def _handle(hub: Hub, conn: Connection, text: str) -> None:
     if len(text.encode()) > p.MAX_MESSAGE_BYTES:
-        conn.send(p.error(f"message too large (limit {p.MAX_MESSAGE_BYTES} bytes)", "too_large"))
+        conn.send(p.Error.build(f"message too large (limit {p.MAX_MESSAGE_BYTES} bytes)", "too_large"))
         return
     try:
         msg = p.parse_client(text)
     except ValueError as e:
-        conn.send(p.error(str(e), "bad_message"))
+        conn.send(p.Error.build(str(e), "bad_message"))
         return
     if isinstance(msg, p.Hello):
         await _hello(hub, conn, msg)
         return
     if not conn.player_id:
-        conn.send(p.error("say hello first", "no_hello"))
+        conn.send(p.Error.build("say hello first", "no_hello"))
         return
     if isinstance(msg, p.Ping) and conn.table is None:
-        conn.send(p.pong())
+        conn.send(p.Pong.build())
     elif isinstance(msg, p.Lobby):
         hub.lobby.watchers.add(conn)
         conn.send(hub.lobby.state())
         conn.send(hub.lobby.room.log_for(conn, True))
     elif isinstance(msg, p.Chat) and msg.where == "lobby":
         if conn not in hub.lobby.watchers:
-            conn.send(p.error("subscribe to the lobby first", "not_in_lobby"))
+            conn.send(p.Error.build("subscribe to the lobby first", "not_in_lobby"))
             return
         line = await hub.lobby.room.post(conn, msg, -1, "all", None, [(c, True) for c in hub.lobby.watchers])
         if line is not None and hub.peers is not None:  # the other nodes' lobbies too
@@ -105,11 +105,11 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
         except TableRefused as refusal:  # the player's tables on the other nodes count too
             conn.send(refusal.error)
             return
-        conn.send(p.created(table.id))
+        conn.send(p.Created.build(table.id))
     elif isinstance(msg, p.Join):
         found = hub.tables.get(msg.table) or await _remote_table(hub, conn, msg.table)
         if found is None:
-            conn.send(p.error(f"no table {msg.table}", "no_table"))
+            conn.send(p.Error.build(f"no table {msg.table}", "no_table"))
             return
         if conn.table is not None and conn.table is not found:
             conn.table.gone(conn)
@@ -120,7 +120,7 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
     else:
         current = conn.table
         if current is None:
-            conn.send(p.error("join a table first", "not_joined"))
+            conn.send(p.Error.build("join a table first", "not_joined"))
             return
         if isinstance(msg, p.Leave):
             conn.table = None
@@ -153,7 +153,7 @@ async def _hello(hub: Hub, conn: Connection, msg: p.Hello) -> None:
     if account is not None:
         conn.player_id, conn.name, conn.account = account.id, account.name, True
         await hub.store.write(players.daily_top_up, account.id)
-        welcome = p.welcome(account.id, account.name, None, account=True)
+        welcome = p.Welcome.build(account.id, account.name, None, account=True)
     else:
         assert guest is not None
         welcome = await _hello_guest(hub, conn, msg, *guest)
@@ -178,10 +178,10 @@ async def _guest(hub: Hub, conn: Connection, msg: p.Hello) -> tuple[PlayerRow | 
     try:
         name = text_policy.name(msg.name or (row.name if row is not None else players.GUEST_NAME))
     except ValueError as e:
-        conn.send(p.error(str(e), "bad_name"))
+        conn.send(p.Error.build(str(e), "bad_name"))
         return None
     if await store.query(players.look_alike, text_policy.skeleton(name)):
-        conn.send(p.error("this name is an account's, or looks like one: choose another", "name_taken"))
+        conn.send(p.Error.build("this name is an account's, or looks like one: choose another", "name_taken"))
         return None
     return row, name
 
@@ -198,24 +198,25 @@ async def _hello_guest(hub: Hub, conn: Connection, msg: p.Hello, row: PlayerRow 
     if row is None or name != row.name:
         await store.write(store.save_player, pid, token, name)
     conn.player_id, conn.name, conn.account = pid, name, False
-    return p.welcome(pid, name, token)
+    return p.Welcome.build(pid, name, token)
 
 
 async def _mute(hub: Hub, conn: Connection, msg: p.Mute) -> None:
     if msg.player == conn.player_id:
-        conn.send(p.error("you cannot mute yourself", "bad_request"))
+        conn.send(p.Error.build("you cannot mute yourself", "bad_request"))
         return
     try:
         await hub.chat.mutes.set(conn.player_id, msg.player, msg.mute)
     except IntegrityError:  # (the muted player must exist)
-        conn.send(p.error(f"no player {msg.player}", "no_player"))
+        conn.send(p.Error.build(f"no player {msg.player}", "no_player"))
         return
-    conn.send(p.muted(msg.player, msg.mute))
+    conn.send(p.Muted.build(msg.player, msg.mute))
 
 
 def _cut_off(conn: Connection, wait: float) -> None:
     """Over the flood limits (``limits.FloodLimits``): the reason, the wait, and the door."""
-    conn.send(p.error(f"too many messages: wait {math.ceil(wait)} s", "flooding", retry_after=round(wait, 1)))
+    conn.send(p.Error.build(f"too many messages: wait {math.ceil(wait)} s", "flooding",
+                            retry_after=round(wait, 1)))
     conn.close()
 
 
@@ -227,7 +228,7 @@ async def _received_by(clock: Clock, deadline: float, ws: Socket) -> str | None:
 def _no_hello(conn: Connection, timeout: float) -> None:
     """A socket that said no hello within ``hello_timeout``: one held open for nothing (many of
     them would hold the server's sockets and memory) is closed."""
-    conn.send(p.error(f"no hello within {timeout:g} s", "hello_timeout"))
+    conn.send(p.Error.build(f"no hello within {timeout:g} s", "hello_timeout"))
     conn.close()
 
 
@@ -321,7 +322,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
     async def tables(offset: int = 0, limit: int = LOBBY_PAGE) -> JSONResponse:
         """The lobby's tables, a page at a time (``total`` says how many there are)."""
         if offset < 0 or not 1 <= limit <= LOBBY_PAGE:
-            return JSONResponse(p.error(f"offset ≥ 0 and limit 1…{LOBBY_PAGE}", "bad_request"), 422)
+            return JSONResponse(p.Error.build(f"offset ≥ 0 and limit 1…{LOBBY_PAGE}", "bad_request"), 422)
         return JSONResponse(app.state.hub.lobby.state(offset, limit))
 
     @app.get("/api/rules")
