@@ -81,15 +81,14 @@ def test_the_client_is_served_with_its_texts(tmp_path: Path) -> None:
 def test_the_client_is_modules_with_one_click_listener() -> None:
     """No click handler on an element: clicks go through main.js's one delegated listener."""
     names = {m.relative_to(STATIC / "js").as_posix() for m in MODULES}
-    assert {"main.js", "net.js", "state.js", "i18n.js", "cards.js", "views/lobby.js", "views/table.js",
-            "views/result.js", "views/sheet.js"} <= names
-    sources = {m.name: m.read_text(encoding="utf-8") for m in MODULES}
+    assert {"main.js", "core/net.js", "core/store.js", "core/i18n.js", "cards/cards.js", "lobby/lobby.js",
+            "table/table.js", "table/result.js", "table/sheet.js"} <= names
+    sources = {m.relative_to(STATIC / "js").as_posix(): m.read_text(encoding="utf-8") for m in MODULES}
     assert not [name for name, source in sources.items() if "onclick" in source]
     clicks = {name: source.count('addEventListener("click"') for name, source in sources.items()}
     assert {name: n for name, n in clicks.items() if n} == {"main.js": 1}
     assert 'document.addEventListener("click"' in sources["main.js"]
-    net = (STATIC / "js" / "net.js").read_text(encoding="utf-8")
-    assert "switch (m.type)" in net and "default:" in net  # an unknown message is reported
+    assert "does not know" in sources["core/store.js"]  # an unknown server message is reported
 
 
 ENGINE = Path(__file__).resolve().parents[1] / "src" / "tarot" / "engine"

@@ -1,4 +1,4 @@
-"""Accounts, profiles and the ranking in the browser (views/account.js), end to end in Debian's
+"""Accounts, profiles and the ranking in the browser (players/account.js), end to end in Debian's
 chromium with Playwright against a real server on a fresh SQLite file: creating an account from
 the guest's first screen (the guest's id is kept), signing out and in, the dialog's refusals,
 renaming once a week, the leaderboard with a rated bot and its tabs, and the same pages in French
@@ -77,7 +77,7 @@ def open_site(browser: Any, site: Site, width: int, height: int, lang: str = "en
 
 
 def me(page: Any) -> Any:
-    return page.evaluate("async () => (await import('/static/js/state.js')).S.me")
+    return page.evaluate("async () => (await import('/static/js/core/store.js')).S.me")
 
 
 def session(page: Any) -> Any:

@@ -622,7 +622,7 @@ def test_cards_are_drawn_in_svg_by_the_site(server: str, browser: Any) -> None:
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     enter(page, server, "Faces")
     faces = page.evaluate("""async () => {
-        const {cardEl} = await import('/static/js/cards.js');
+        const {cardEl} = await import('/static/js/cards/cards.js');
         const all = [];
         for (const s of 'SHDC') for (const r of '1 2 3 4 5 6 7 8 9 10 J N Q K'.split(' ')) all.push(r + s);
         for (let i = 1; i <= 21; i++) all.push('T' + i);
@@ -703,8 +703,9 @@ def test_french_everywhere_cards_help_and_errors(server: str, browser: Any) -> N
     # a move the rules refuse is said in French, from its code (a card sent during the bidding)
     page.wait_for_selector("button.bid")
     page.evaluate("""async () => {
-        const [{send}, {S}] = await Promise.all([import('/static/js/net.js'), import('/static/js/state.js')]);
-        S.sentAt = S.version;  // as the page does when it sends a move (not a stale click)
+        const [{send}, {S, change}] = await Promise.all([import('/static/js/core/net.js'),
+                                                         import('/static/js/core/store.js')]);
+        change("sent");  // as the page does when it sends a move (not a stale click)
         send({type: 'act', action: {play: S.state.view.hand[0]}}); }""")
     page.wait_for_function("() => document.querySelector('#toast').textContent.includes('R15')")
     assert page.locator("#toast").inner_text() == "On joue les cartes après les enchères et l’écart (R15)"
@@ -796,8 +797,10 @@ def test_a_lost_connection_shows_a_banner_and_the_page_comes_back(browser: Any, 
         stop_server(*running)
         page.wait_for_selector("#offline", state="visible")
         assert "reconnecting" in page.locator("#offline").inner_text()
+        page.evaluate("() => { window.tarotReady = false; }")  # (the hand shown until then is the old one)
         running = start_server(tmp_path / "tarot.sqlite3", port)
         page.wait_for_selector("#offline", state="hidden")
+        page.wait_for_function("() => window.tarotReady")  # welcomed again: the table asked for anew
         page.wait_for_selector("#hand .card")
         back = page.locator("#hand .card").evaluate_all("els => els.map((e) => e.dataset.card)")
         assert sorted(back) == hand

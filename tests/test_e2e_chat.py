@@ -55,7 +55,7 @@ def test_a_player_and_a_spectator_chat_in_the_lobby_and_at_the_table(server: str
     # a message (a toast) while typing on the phone does not cover the input; a tap puts it away
     walter.locator("#chat-input-table").scroll_into_view_if_needed()
     walter.evaluate("document.querySelector('#chat-input-table').scrollIntoView({block: 'end'})")
-    walter.evaluate("async () => (await import('/static/js/dom.js')).toast('Un message')")
+    walter.evaluate("async () => (await import('/static/js/core/dom.js')).toast('Un message')")
     toast = walter.locator("#toast").bounding_box()
     typing = walter.locator("#chat-input-table").bounding_box()
     assert toast and typing and toast["y"] + toast["height"] <= typing["y"], (toast, typing)

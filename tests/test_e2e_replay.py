@@ -1,4 +1,4 @@
-"""History and replays in the browser (issue 18, views/replay.js), end to end in Debian's
+"""History and replays in the browser (issue 18, players/replay.js), end to end in Debian's
 chromium with Playwright against a real server: an account plays a one-deal game with bots, opens
 its profile, clicks the game, steps through it with the keyboard and the buttons (the trick and
 the hands change; a step's link reopens at that step), sees the fairness check pass (Web Crypto),

@@ -1,4 +1,4 @@
-"""A player's statistics on its profile (issue 18, views/stats.js), end to end in Debian's chromium
+"""A player's statistics on its profile (issue 18, players/stats.js), end to end in Debian's chromium
 against a real server: an account plays competitive one-deal games against bots in the browser,
 then its profile shows the figures of GET /api/players/<name>/stats and a chart of its rating with
 one point per counted game, in English on a desktop and in French on a phone (figures as tiles,

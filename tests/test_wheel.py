@@ -31,7 +31,7 @@ CHECK = textwrap.dedent("""
     assert web.STATIC.is_relative_to(installed) and (web.STATIC / "index.html").exists()
     app = web.create_app(f"sqlite:///{sys.argv[2]}")
     with TestClient(app) as client:
-        for path in ("/", "/static/js/net.js", "/static/i18n/fr.json", "/api/rules"):
+        for path in ("/", "/static/js/core/net.js", "/static/i18n/fr.json", "/api/rules"):
             assert client.get(path).status_code == 200, path
     print("served")
 """)
@@ -60,7 +60,7 @@ def test_the_wheel_holds_every_server_package_its_client_and_its_migrations(whee
     names = set(zipfile.ZipFile(wheel).namelist())
     for package in ("table", "web", "protocol", "players", "community", "competitions", "cluster", "store"):
         assert f"tarot/server/{package}/__init__.py" in names, package
-    assert {"tarot/server/static/index.html", "tarot/server/static/js/net.js",
+    assert {"tarot/server/static/index.html", "tarot/server/static/js/core/net.js",
             "tarot/server/store/migrations/script.py.mako", "tarot/server/store/migrations/env.py"} <= names
     versions = [n for n in names if n.startswith("tarot/server/store/migrations/versions/")]
     tracked = list((ROOT / "src/tarot/server/store/migrations/versions").glob("*.py"))

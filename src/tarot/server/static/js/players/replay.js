@@ -2,12 +2,12 @@
 //   the replay page #/g/<game>[/<deal>/<step>]: a done deal stepped through action by action
 //   (every hand shown: the deal is over), the trick on the felt, the score sheet, the fairness
 //   check (SHA-256 of seed:salt against the commitment, with Web Crypto), the records download;
-//   the history list of a profile (historyPanel, for views/account.js).
+//   the history list of a profile (historyPanel, for players/account.js).
 // A position after k actions is rebuilt from the deal's tarot-deal/1 record (docs/records.md):
 // the hands as dealt, less the cards played, the taker's with the chien and less the écart.
-import {cardEl, cardName, sortCards} from "../cards.js";
-import {$, h, s as svg} from "../dom.js";
-import {colon, fill, lang, minus, plural, signed, t} from "../i18n.js";
+import {cardEl, cardName, sortCards} from "../cards/cards.js";
+import {$, h, s as svg} from "../core/dom.js";
+import {colon, fill, lang, minus, plural, signed, t} from "../core/i18n.js";
 
 let hooks = {render: () => {}};
 // the replay shown: {gid, deal, step, status: loading|ok|none|error, data}
@@ -289,7 +289,7 @@ function fairness(d) {
     verdict);
 }
 
-// --- a profile's games (views/account.js) ------------------------------------------------------------
+// --- a profile's games (players/account.js) ------------------------------------------------------------
 
 let hist = null;  // {name, loaded: when, games, total, page, more}
 

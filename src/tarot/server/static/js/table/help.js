@@ -1,9 +1,9 @@
 // The cheat sheet (the header's "?"), for this table's player count. Its figures are the
 // engine's (GET /api/rules: card values, targets, multipliers, primes, R14's poignées), asked
 // for the first time the sheet opens; only the words are the page's (static/i18n/).
-import {h} from "../dom.js";
-import {fill, lang, t, texts} from "../i18n.js";
-import {S} from "../state.js";
+import {h} from "../core/dom.js";
+import {fill, lang, t, texts} from "../core/i18n.js";
+import {S} from "../core/store.js";
 
 let RULES = null;
 

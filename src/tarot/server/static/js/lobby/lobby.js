@@ -1,12 +1,14 @@
 // The lobby: the daily challenge's and the events' panels and the create form on top, then the open tables with their options.
-import {h} from "../dom.js";
-import {fill, plural, t} from "../i18n.js";
-import {S, isGuest, seatName} from "../state.js";
-import {challengePanel} from "./challenge.js";
-import {eventsPanel} from "./events.js";
-import {chatPanel} from "./chat.js";
-import {friendsPanel, invitationsPanel} from "./friends.js";
-import {kept, optionsForm} from "./forms.js";
+import {h} from "../core/dom.js";
+import {fill, plural, t} from "../core/i18n.js";
+import {kept} from "../core/kept.js";
+import {isGuest, seatName} from "../core/names.js";
+import {S} from "../core/store.js";
+import {chatPanel} from "../community/chat.js";
+import {friendsPanel, invitationsPanel} from "../community/friends.js";
+import {challengePanel} from "../competitions/challenge.js";
+import {eventsPanel} from "../competitions/events.js";
+import {optionsForm} from "./forms.js";
 
 export function lobbyView() {
   const tables = [...S.lobby.values()].sort((a, b) => (a.status !== "waiting") - (b.status !== "waiting"));

@@ -1,7 +1,8 @@
 // The score sheet (R25).
-import {h} from "../dom.js";
-import {minus, oudlersText, signed, t} from "../i18n.js";
-import {S, seatName} from "../state.js";
+import {h} from "../core/dom.js";
+import {minus, oudlersText, signed, t} from "../core/i18n.js";
+import {seatName} from "../core/names.js";
+import {S} from "../core/store.js";
 
 export function sheetView(game) {
   // Per deal the taker (and partner), contract, oudlers, points against the target, the result,

@@ -1,40 +1,15 @@
 // The chat: the table's (seated players and spectators) and the lobby's. Messages are text,
 // shown as text (never as markup), or quick phrases sent by code and said in this page's
 // language. A sender's name offers "Mute"; the host may send a spectator away.
-import {h} from "../dom.js";
-import {colon, lang, t, texts} from "../i18n.js";
-import {send} from "../net.js";
-import {S, guestMark, isGuest} from "../state.js";
-import {kept} from "./forms.js";
+import {h} from "../core/dom.js";
+import {colon, lang, t, texts} from "../core/i18n.js";
+import {send} from "../core/net.js";
+import {kept} from "../core/kept.js";
+import {guestMark, isGuest} from "../core/names.js";
+import {S} from "../core/store.js";
 import {addFriendButton} from "./friends.js";
 
 const PHRASES = ["hello", "well_played", "thanks", "good_game", "sorry", "bye"];
-const SHOWN = 100;  // messages kept on the page per room
-
-S.chat = {table: [], lobby: [], version: 0};
-S.muted = new Set();
-
-function room(message) { return message.where === "lobby" ? "lobby" : "table"; }
-
-export const chatHandlers = {
-  chat(m) {
-    const line = m.message;
-    if (line.where === "table" && line.table !== S.table) return;
-    const list = S.chat[room(line)];
-    list.push(line);
-    if (list.length > SHOWN) list.shift();
-    S.chat.version++;
-  },
-  chat_log(m) {
-    if (m.where === "table" && m.table !== S.table) return;
-    S.chat[m.where === "lobby" ? "lobby" : "table"] = m.messages.slice(-SHOWN);
-    S.chat.version++;
-  },
-  muted(m) {
-    if (m.mute) S.muted.add(m.player); else S.muted.delete(m.player);
-    S.chat.version++;
-  },
-};
 
 export const chatActions = {
   "chat-phrase": (el) => send({type: "chat", where: el.dataset.where, phrase: el.dataset.phrase}),

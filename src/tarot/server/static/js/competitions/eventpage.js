@@ -1,11 +1,11 @@
-// An event's page #/e/<id> (views/events.js fetches it and does its actions): its details, what the
+// An event's page #/e/<id> (competitions/events.js fetches it and does its actions): its details, what the
 // viewer may do (register, invite, start it, go to its table), the players (their tables once it
 // started, ranks once over), the live ranking and each deal's tables side by side (shown once every
 // table has played that deal), and once it is over the secret that dealt every deal.
-import {h} from "../dom.js";
-import {colon, fill, lang, plural, t} from "../i18n.js";
-import {S} from "../state.js";
-import {profileHash} from "./account.js";
+import {h} from "../core/dom.js";
+import {colon, fill, lang, plural, t} from "../core/i18n.js";
+import {S} from "../core/store.js";
+import {profileHash} from "../players/account.js";
 
 const pct = (x) => (x == null ? "–" : Number(x / 100).toLocaleString(lang(), {style: "percent", maximumFractionDigits: 2}));
 const score = (x) => Number(x).toLocaleString(lang(), {signDisplay: "exceptZero"}).replace("-", "\u2212");

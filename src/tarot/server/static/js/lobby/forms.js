@@ -1,22 +1,15 @@
-// The forms: the name, a table's options. A form survives re-renders (lobby updates, events):
-// rebuilding it would wipe what the person is typing, so it is rebuilt only when its key
-// (language, values shown) changes.
-import {h} from "../dom.js";
-import {lang, t} from "../i18n.js";
-import {send} from "../net.js";
-import {S} from "../state.js";
-
-export function kept(key, make) {
-  const k = lang() + "|" + key;
-  if (!S.kept.has(k)) S.kept.set(k, make());
-  return S.kept.get(k);
-}
+// The forms: the name, a table's options (each kept across re-renders, core/kept.js).
+import {h} from "../core/dom.js";
+import {t} from "../core/i18n.js";
+import {send} from "../core/net.js";
+import {kept} from "../core/kept.js";
+import {S, change} from "../core/store.js";
 
 export function nameForm() {
   const input = h("input", {id: "name", maxlength: 24, required: true, autofocus: true});
   const err = h("p", {class: "form-error", id: "name-error", role: "alert", hidden: true});
   return h("form", {class: "panel", onsubmit: (e) => {
-    e.preventDefault(); S.name = input.value.trim(); if (!S.name) return;
+    e.preventDefault(); change("named", {name: input.value.trim()}); if (!S.name) return;
     err.hidden = true;
     localStorage.setItem("tarot.name", S.name); send({type: "hello", name: S.name, token: S.token});
   }}, h("label", {for: "name"}, t("name") + " "), input, " ", h("button", {class: "primary", id: "enter"}, t("go")), err);

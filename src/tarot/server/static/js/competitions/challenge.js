@@ -5,19 +5,19 @@
 // with its replay; the player's percentage; the day's and the month's rankings, the month's from
 // GET /api/challenge/months/<YYYY-MM>); and, at a challenge's table, its heading and, once the
 // deal is over, "Next deal" and "Back to the challenge".
-import {h} from "../dom.js";
-import {colon, fill, lang, t} from "../i18n.js";
-import {send} from "../net.js";
-import {S} from "../state.js";
-import {profileHash} from "./account.js";
+import {h} from "../core/dom.js";
+import {colon, fill, lang, t} from "../core/i18n.js";
+import {send} from "../core/net.js";
+import {S} from "../core/store.js";
+import {profileHash} from "../players/account.js";
 
-S.challenge = null;  // the last ``challenge`` message: the day as this player sees it
 let shown = false;  // #/challenge is the page routed
 const months = new Map();  // "YYYY-MM" → {status: loading|ok|error, data}
 let hooks = {render: () => {}};
 
-export const challengeHandlers = {
-  challenge(m) { S.challenge = m; loadMonth(m.day.slice(0, 7)); },
+// What a message does besides the state (competitions/reduce.js): the month's ranking fetched.
+export const challengeEffects = {
+  challenge(m) { loadMonth(m.day.slice(0, 7)); },
 };
 
 export function initChallenge(given) {

@@ -1,7 +1,7 @@
 // The card faces, drawn here in SVG (no images): suit pips laid out as on real cards, courts in a
 // frame with their letter, trumps with a large number, the Excuse as a jester's cap. A face is
 // 60×90 units; the corners carry the index a fanned hand shows.
-import {s} from "./dom.js";
+import {s} from "../core/dom.js";
 
 // Suit pips in a 100×100 box.
 const PIPS = {

@@ -4,12 +4,12 @@
 // #/e/<id> (drawn by eventpage.js: register, invite, start, its results refreshed while it
 // lasts), the websocket's ``event_start`` (to one's table), and at an event's table its heading
 // and, once its game is over, the way to the results. Refusals are said from their ``code``.
-import {h, toast} from "../dom.js";
-import {fill, lang, t, texts} from "../i18n.js";
-import {S} from "../state.js";
-import {api} from "./account.js";
+import {h, toast} from "../core/dom.js";
+import {fill, lang, t, texts} from "../core/i18n.js";
+import {forget, kept} from "../core/kept.js";
+import {S, change} from "../core/store.js";
+import {api} from "../players/account.js";
 import {eventFacts, eventPage, statusBadge} from "./eventpage.js";
-import {kept} from "./forms.js";
 
 const REFRESH_MS = 10_000;  // an event's page while it takes registrations or is played
 const listing = {status: "idle", events: [], total: 0, more: false};  // GET /api/events (its pages so far), for the lobby
@@ -21,7 +21,7 @@ const account = () => !!(S.me && S.me.account);
 // A refusal in the player's language from its code (docs/api.md), else a generic text.
 const refusal = (r) => (r.data && r.data.code && texts()["ev_err_" + r.data.code]) || t("acc_err_generic");
 
-export const eventsHandlers = {
+export const eventsEffects = {
   event_start(m) { toast(t("ev_started")); location.hash = "#/t/" + m.table; },  // one's seat for the whole event
 };
 
@@ -106,8 +106,8 @@ function createForm() {
       starts: isoWithOffset(starts.value), access: access.value, bots: bots.checked, imposed_taker: imposed.checked});
     button.disabled = false;
     if (!r.ok) { err.textContent = refusal(r); err.hidden = false; return; }
-    for (const k of [...S.kept.keys()]) if (k.endsWith("|event-create")) S.kept.delete(k);  // a new form next time
-    S.open.delete("ev-create-box");
+    forget("event-create");  // a new form next time
+    change("details", {id: "ev-create-box", open: false});
     location.hash = "#/e/" + r.data.id;
   });
   return form;

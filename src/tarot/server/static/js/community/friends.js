@@ -1,27 +1,15 @@
 // Friends and invitations: one's friends (online or not, at which public table), adding one
 // by name or from the chat, inviting one to the table one sits at; the invitations received,
 // shown in the lobby with a button to go to that table.
-import {h, toast} from "../dom.js";
-import {fill, lang, t} from "../i18n.js";
-import {send} from "../net.js";
-import {S} from "../state.js";
-import {kept} from "./forms.js";
+import {h, toast} from "../core/dom.js";
+import {fill, lang, t} from "../core/i18n.js";
+import {send} from "../core/net.js";
+import {kept} from "../core/kept.js";
+import {S, change} from "../core/store.js";
 
-S.friends = new Map();  // id → {id, name, online, table}
-S.invitations = [];  // the latest first: {table, from, code}
-S.friendsVersion = 0;
-
-export const friendsHandlers = {
-  friends(m) { S.friends = new Map(m.friends.map((f) => [f.id, f])); S.friendsVersion++; },
-  friend_update(m) {
-    if (m.removed) S.friends.delete(m.friend.id); else S.friends.set(m.friend.id, m.friend);
-    S.friendsVersion++;
-  },
-  invitation(m) {
-    S.invitations = [m, ...S.invitations.filter((i) => i.table !== m.table)].slice(0, 5);
-    S.friendsVersion++;
-    toast(fill("invited_by", {name: m.from.name}));
-  },
+// What a message does besides the state (community/reduce.js).
+export const friendsEffects = {
+  invitation(m) { toast(fill("invited_by", {name: m.from.name})); },
 };
 
 export const friendsActions = {
@@ -30,10 +18,10 @@ export const friendsActions = {
   "friend-invite": (el) => { send({type: "invite_friend", player: el.dataset.player}); toast(fill("invite_sent", {name: el.dataset.name})); },
   "invitation-go": (el) => {
     const inv = S.invitations.find((i) => i.table === el.dataset.table);
-    S.invitations = S.invitations.filter((i) => i !== inv); S.friendsVersion++;
+    change("invitation_done", {table: inv.table});
     location.hash = `#/t/${inv.table}` + (inv.code ? `/${inv.code}` : "");
   },
-  "invitation-dismiss": (el) => { S.invitations = S.invitations.filter((i) => i.table !== el.dataset.table); S.friendsVersion++; },
+  "invitation-dismiss": (el) => change("invitation_done", {table: el.dataset.table}),
 };
 
 export const friendsKey = () => `${lang()}|${S.friendsVersion}`;

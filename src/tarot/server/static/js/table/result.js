@@ -1,7 +1,8 @@
 // A deal's result (over the felt between deals, or reopened later) and the final ranking.
-import {h} from "../dom.js";
-import {colon, lang, minus, oudlersText, signed, t} from "../i18n.js";
-import {S, seatName} from "../state.js";
+import {h} from "../core/dom.js";
+import {colon, lang, minus, oudlersText, signed, t} from "../core/i18n.js";
+import {seatName} from "../core/names.js";
+import {S} from "../core/store.js";
 
 export function resultView(r, extra = null) {
   // Every figure of the deal (R20–R24): who took, with whom, the count against the target, the

@@ -1,13 +1,9 @@
 // The hint button (issue 19): at a practice table, on one's turn, what the expert would do and
 // why in one line (docs/protocol.md, "hint"). The advice is for one position: a move makes it old.
-import {cardName} from "../cards.js";
-import {h} from "../dom.js";
-import {fill, signed, t} from "../i18n.js";
-import {S} from "../state.js";
-
-export const hintHandlers = {
-  hint(m) { if (m.table === S.table) S.hint = {version: m.version, advice: m.advice}; },
-};
+import {cardName} from "../cards/cards.js";
+import {h} from "../core/dom.js";
+import {fill, signed, t} from "../core/i18n.js";
+import {S} from "../core/store.js";
 
 export const hintKey = () => (S.hint ? S.hint.version : "") + "|" + (S.hintAsked ?? "");
 

@@ -1,22 +1,29 @@
 // The table's screen, by region: the info bar, the felt (seats, played cards, the centre, the
 // result between deals), the player's actions and hand, the tools, and the panels below. Each
 // region has a key; main.js redraws a region only when its key changed.
-import {cardEl, cardName, sortCards} from "../cards.js";
-import {h} from "../dom.js";
-import {colon, fill, lang, t} from "../i18n.js";
-import {S, guestMark, isGuest, seatName, secondsLeft} from "../state.js";
-import {challengeEnd, challengeKey, challengeTitle} from "./challenge.js";
-import {chatKey, chatPanel} from "./chat.js";
-import {eventEnd, eventKey, eventTitle} from "./events.js";
-import {friendsKey, friendsPanel} from "./friends.js";
+import {cardEl, cardName, sortCards} from "../cards/cards.js";
+import {h} from "../core/dom.js";
+import {colon, fill, lang, t} from "../core/i18n.js";
+import {kept} from "../core/kept.js";
+import {guestMark, isGuest, seatName} from "../core/names.js";
+import {S} from "../core/store.js";
+import {chatKey, chatPanel} from "../community/chat.js";
+import {friendsKey, friendsPanel} from "../community/friends.js";
+import {challengeEnd, challengeKey, challengeTitle} from "../competitions/challenge.js";
+import {eventEnd, eventKey, eventTitle} from "../competitions/events.js";
+import {optionsForm} from "../lobby/forms.js";
 import {hintedCards, hintKey, hintView} from "./hint.js";
-import {optionsForm, kept} from "./forms.js";
 import {rankingView, resultView} from "./result.js";
 import {sheetView} from "./sheet.js";
 
 // The robots' levels a host seats (issue 19): beginner (random), club (heuristic), expert (search).
 const BOT_LEVELS = [["random", "add-random", "level_beginner"], ["heuristic", "add-bot", "level_club"],
   ["search", "add-search", "level_expert"]];
+
+// Seconds left of ``total`` counted from the last state received (the clocks tick between states).
+export function secondsLeft(total) {
+  return Math.max(0, Math.round(total - (performance.now() - S.timerAt) / 1000));
+}
 
 export function timerText() {
   return `${t("timeleft")}${colon()}${secondsLeft(S.timeLeft)}s`;
@@ -222,6 +229,9 @@ function actionsView(v) {
   return box;
 }
 
+// Where the écart being chosen is kept for a reload of the page: this table, this deal.
+export const ecartKey = () => "tarot.ecart." + S.table + "." + (S.state.game ? S.state.game.commitment : "");
+
 function handView(v) {
   const hand = h("div", {id: "hand", class: v.hand.length > 18 ? "many" : null});  // fanned tighter
   const mine = v.turn === v.seat;
@@ -230,9 +240,7 @@ function handView(v) {
   const allowed = eo ? new Set(eo.allowed) : null;
   // the chien's cards, marked in the taker's hand while it chooses the écart
   const chien = v.phase === "ecart" && v.chien ? new Set(v.chien) : new Set();
-  const key = "tarot.ecart." + S.table + "." + (S.state.game ? S.state.game.commitment : "");
-  if (eo && !S.selected.size) for (const c of JSON.parse(sessionStorage.getItem(key) || "[]")) if (allowed.has(c)) S.selected.add(c);
-  if (eo) sessionStorage.setItem(key, JSON.stringify([...S.selected]));  // the choice survives a reload
+  if (eo) sessionStorage.setItem(ecartKey(), JSON.stringify([...S.selected]));  // the choice survives a reload (table/index.js)
   const hinted = hintedCards();
   for (const c of sortCards(v.hand)) {
     let cls = chien.has(c) ? "from-chien" : "";

@@ -1,9 +1,9 @@
 // A player's statistics on its profile (issue 18), from GET /api/players/<name>/stats (stats_api.py):
 // per player count with games, a table of figures (tiles on a phone, style.css) and a chart of
 // the rating after each counted competitive game, drawn here as SVG.
-// statsPanel(name) is views/account.js's: a panel filled in place when its data is here.
-import {h, s} from "../dom.js";
-import {fill, lang, t} from "../i18n.js";
+// statsPanel(name) is players/account.js's: a panel filled in place when its data is here.
+import {h, s} from "../core/dom.js";
+import {fill, lang, t} from "../core/i18n.js";
 
 const COUNTS = ["3", "4", "5"];
 const CONTRACTS = ["prise", "garde", "garde_sans", "garde_contre"];

@@ -4,9 +4,9 @@
 //   a player's profile #/p/<name> (and one's own name changed there), the leaderboard #/ranking/<3|4|5>.
 // A session is an HTTP-only cookie: after signing in or out the websocket is opened again, so that
 // its hello plays as the account (or as the guest again). Refusals are said from their ``code``.
-import {$, h, toast} from "../dom.js";
-import {fill, lang, t, texts} from "../i18n.js";
-import {S} from "../state.js";
+import {$, h, toast} from "../core/dom.js";
+import {fill, lang, t, texts} from "../core/i18n.js";
+import {S, change} from "../core/store.js";
 import {historyPanel} from "./replay.js";
 import {statsPanel} from "./stats.js";
 
@@ -121,7 +121,7 @@ function credentialsForm(kind) {
       {name: name.value, password: pw.value, ...(token ? {guest_token: token} : {})});
     button.disabled = false;
     if (!r.ok) return say(err, refusalText(r.data));
-    if (token) { S.token = null; localStorage.removeItem("tarot.token"); }  // the guest's token no longer opens it
+    if (token) { change("token_dropped"); localStorage.removeItem("tarot.token"); }  // the guest's token no longer opens it
     $("#account-dialog").close();
     $("#account-dialog").replaceChildren();  // no password left in the page
     toast(fill("acc_hello", {name: r.data.name}));
@@ -220,8 +220,8 @@ function profileView(pg) {
           h("th", {class: "num"}, "μ ± σ"), h("th", {class: "num"}, t("acc_gamescol")))),
         h("tbody", {}, rows)),
       h("p", {class: "note"}, t("acc_ordinal_note"))),
-    statsPanel(p.name),  // the player's statistics and rating chart (views/stats.js)
-    historyPanel(p.name),  // the player's games, each a link to its replay (views/replay.js)
+    statsPanel(p.name),  // the player's statistics and rating chart (players/stats.js)
+    historyPanel(p.name),  // the player's games, each a link to its replay (players/replay.js)
     mine ? renameForm(p.name) : null,
   ];
 }
@@ -238,7 +238,7 @@ function renameForm(current) {
       const r = await api("PATCH", "/api/account", {name: input.value});
       button.disabled = false;
       if (!r.ok) return say(err, refusalText(r.data));
-      S.me = {...S.me, name: r.data.name};
+      change("renamed", {name: r.data.name});
       toast(t("acc_renamed"));
       location.hash = profileHash(r.data.name);
       hooks.reconnect();  // the websocket plays under the new name

@@ -1,7 +1,7 @@
 // Cards: their order in a hand, their names, and their faces.
-import {h} from "./dom.js";
+import {h} from "../core/dom.js";
 import {face} from "./faces.js";
-import {lang} from "./i18n.js";
+import {lang} from "../core/i18n.js";
 
 const RED = new Set(["H", "D"]);
 const SUIT_ORDER = {S: 0, H: 1, C: 2, D: 3};

@@ -1,0 +1,134 @@
+"""The browser client's state is written in one place (issue 32): ``core/store.js``. These tests
+read the client's modules and fail at any write to ``S`` elsewhere, and run the store in node
+(no browser): its reducers know exactly the server's messages, and the golden transcripts
+played through it leave each page with the state the server has for that seat."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tarot.server import protocol as p
+
+JS = Path(__file__).resolve().parents[1] / "src" / "tarot" / "server" / "static" / "js"
+TRANSCRIPTS = Path(__file__).resolve().parent / "data" / "transcripts"
+STORE = "core/store.js"
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed (.ci/run installs it)")
+
+# ``S.x = …``, ``S.x += …``, ``S.x++``, ``S.x.y = …``, ``S.x[k] = …``, ``delete S.x``, and the
+# methods that change a Map, a Set or an Array in place, called on something ``S`` holds.
+_ASSIGN = re.compile(r"\bS\.[\w$]+(?:\.[\w$]+|\[[^\]]*\])*\s*(?:[-+*/%&|^]|\*\*|<<|>>>?|\?\?|&&|\|\|)?=(?!=)")
+_STEP = re.compile(r"(?:\+\+|--)\s*S\.[\w$]+|\bS\.[\w$]+(?:\.[\w$]+|\[[^\]]*\])*\s*(?:\+\+|--)")
+_DELETE = re.compile(r"\bdelete\s+S\.")
+_MUTATE = re.compile(r"\bS\.[\w$]+(?:\.[\w$]+|\[[^\]]*\])*\.(?:set|add|delete|clear|push|pop|shift|unshift|"
+                     r"splice|sort|reverse|fill|copyWithin)\(")
+_WHOLE = re.compile(r"(?<![\w$.])S\s*=(?!=)|Object\.assign\(\s*S\s*,")
+
+
+def writes_to_state(source: str) -> list[str]:
+    """Each line of a module's ``source`` that writes to the page's state ``S``."""
+    lines = [line.split("//")[0] for line in source.splitlines()]  # (a comment may say ``S.x = …``)
+    return [line.strip() for line in lines
+            if any(rule.search(line) for rule in (_ASSIGN, _STEP, _DELETE, _MUTATE, _WHOLE))]
+
+
+def test_the_checker_sees_every_kind_of_write() -> None:
+    writes = ["S.me = m.player;", "S.chat.version++;", "++S.retry;", "S.lobbyShown += 50;",
+              "S.chat[room] = [];", "S.selected.add(c);", "S.lobby.set(id, tb);", "S.invitations.push(m);",
+              "S.open.delete(id);", "S.kept.clear();", "delete S.hint;", "S.token ??= t;",
+              "S.chat.table.splice(0, 1);", "Object.assign(S, changes);", "S = {};"]
+    for line in writes:
+        assert writes_to_state(line) == [line], line
+    reads = ["if (S.version === m.version) return;", "const x = S.selected.has(c);", "f(S.me, S.state);",
+             "return S.version == null;", "if (S.sentAt !== S.version) act();", "a = S.table === b;",
+             "// S.me = no one: a comment", "const open = new Set(S.open);", "x => S.lobby.get(id)"]
+    for line in reads:
+        assert writes_to_state(line) == [], line
+
+
+def test_only_the_store_writes_the_pages_state() -> None:
+    modules = sorted(JS.rglob("*.js"))
+    assert len(modules) > 25 and (JS / STORE) in modules
+    found = {m.relative_to(JS).as_posix(): writes_to_state(m.read_text(encoding="utf-8")) for m in modules}
+    assert found.pop(STORE), "the store writes the state (its apply)"
+    assert {name: lines for name, lines in found.items() if lines} == {}
+
+
+def test_the_client_is_in_folders_by_area() -> None:
+    areas = {d.name for d in JS.iterdir() if d.is_dir()}
+    assert areas == {"core", "cards", "table", "lobby", "players", "community", "competitions"}
+    for area in areas - {"core", "cards"}:  # each exports its reducers and its handlers
+        assert (JS / area / "reduce.js").is_file() and (JS / area / "index.js").is_file(), area
+    assert sorted(m.name for m in JS.glob("*.js")) == ["main.js", "reducers.js"]
+
+
+def _run_node(tmp_path: Path, script: str, stdin: str = "") -> object:
+    """``script`` run as an ES module beside a copy of the client's modules (node treats ``.js``
+    as a module only under a ``package.json`` that says so)."""
+    root = tmp_path / "js"
+    shutil.copytree(JS, root)
+    (root / "package.json").write_text('{"type": "module"}', encoding="utf-8")
+    (root / "check.js").write_text(script, encoding="utf-8")
+    assert NODE is not None
+    done = subprocess.run([NODE, str(root / "check.js")], input=stdin, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@needs_node
+def test_the_stores_reducers_know_exactly_the_servers_messages(tmp_path: Path) -> None:
+    """A server message added on one side only fails here, not in a player's console."""
+    types = _run_node(tmp_path, """import {REDUCERS} from "./reducers.js";
+console.log(JSON.stringify(Object.keys(REDUCERS.server)));""")
+    assert isinstance(types, list)
+    assert sorted(types) == sorted(p.SERVER_TYPES)
+
+
+_REPLAY = """import {S, change, receive, use} from "./core/store.js";
+import {REDUCERS} from "./reducers.js";
+import {readFileSync} from "node:fs";
+use(REDUCERS);
+const messages = JSON.parse(readFileSync(0, "utf8"));
+change("route", {table: messages.find((m) => m.table).table});
+const states = [];
+for (const m of messages) {
+  receive(m);
+  if (m.type === "snapshot" || m.type === "event") states.push({state: S.state, version: S.version});
+}
+console.log(JSON.stringify({states, chat: S.chat.table.length, selected: [...S.selected], gather: S.gather}));
+"""
+
+
+@needs_node
+@pytest.mark.parametrize("players", [3, 5])
+def test_a_golden_game_through_the_store_leaves_each_page_the_servers_state(tmp_path: Path,
+                                                                            players: int) -> None:
+    """Each seat's and the spectator's messages of a whole recorded game (two deals), in order,
+    through the page's store: after every snapshot and event the page's table state is the one
+    the server's merge gives (``protocol.merge_state``), version included."""
+    by_recipient: dict[str, list[dict[str, object]]] = {}
+    for line in (TRANSCRIPTS / f"game-{players}p.jsonl").read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        by_recipient.setdefault(record["to"], []).append(record["message"])
+    assert len(by_recipient) == players + 1
+    for recipient, messages in by_recipient.items():
+        expected, state = [], None
+        for m in messages:
+            if m["type"] in ("snapshot", "event"):
+                state = p.merge_state(state, m)
+                expected.append({"state": state, "version": m["version"]})
+        got = _run_node(tmp_path / recipient.replace(" ", "-"), _REPLAY, json.dumps(messages))
+        assert isinstance(got, dict)
+        assert len(got["states"]) == len(expected) > 100, recipient
+        assert got["states"] == expected, recipient
+        assert got["selected"] == []  # (a played card clears the selection)
+        final = got["states"][-1]["state"]
+        assert final["table"]["status"] == "finished" and final["you"] == (
+            -1 if recipient == "spectator" else int(recipient.split()[1]))
