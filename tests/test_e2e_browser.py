@@ -36,7 +36,7 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 def start_server(db: Path, port: int, **settings: Any) -> tuple[Any, threading.Thread]:
     """The site on ``port`` with the SQLite file ``db``, in a thread; stop it with ``stop_server``.
     ``settings``: any of ``Settings`` other than the browser tests' quick ones."""
-    quick = {"bot_delay": 0.05, "trick_pause": 0.2, "think": 0.05, "grace": 3.0}
+    quick = {"bot_delay": 0.0, "trick_pause": 0.0, "think": 0.05, "grace": 3.0}
     app = create_app(f"sqlite:///{db}", Settings(**(quick | settings)))
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
     srv = uvicorn.Server(config)
