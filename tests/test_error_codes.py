@@ -1,6 +1,6 @@
 """Every error code the server can send is documented (issue 34.11): a client written from
 docs/protocol.md and docs/api.md alone must know each code it may get. The codes are read from
-the server's source: the string given as the code of ``error(reason, code)``, ``_error(status,
+the server's source: the string given as the code of ``Error.build(reason, code)``, ``_error(status,
 code, message)``, the API's ``…Error(status, code, message)`` refusals and the ``(reason, code)``
 pairs kept for later."""
 
@@ -17,6 +17,8 @@ DOCS = [ROOT / "docs/protocol.md", ROOT / "docs/api.md"]
 
 def _callee(call: ast.Call) -> str:
     f = call.func
+    if isinstance(f, ast.Attribute) and f.attr == "build":  # a message that builds itself: ``p.Error.build``
+        f = f.value
     return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
 
 
