@@ -132,3 +132,97 @@ def test_a_golden_game_through_the_store_leaves_each_page_the_servers_state(tmp_
         final = got["states"][-1]["state"]
         assert final["table"]["status"] == "finished" and final["you"] == (
             -1 if recipient == "spectator" else int(recipient.split()[1]))
+
+
+_SCRIPT = """import {S, change, receive, use} from "./core/store.js";
+import {REDUCERS} from "./reducers.js";
+use(REDUCERS);
+const out = {};
+const keep = (name, value) => { out[name] = JSON.parse(JSON.stringify(value, (k, v) =>
+  v instanceof Map ? Object.fromEntries(v) : v instanceof Set ? [...v] : v)); };
+const summary = (id, status) => ({id, status, options: {}, host: null, seats: []});
+
+// the guest's token is kept when an account is welcomed (it has none); a refused name is forgotten
+receive({type: "welcome", player: {id: "g", name: "Ann", account: false}, token: "tok"});
+receive({type: "welcome", player: {id: "a", name: "Ann", account: true}, token: null});
+keep("welcomed", {me: S.me, token: S.token});
+change("named", {name: "Bob"});
+receive({type: "error", code: "name_taken", reason: "taken"});
+keep("refused", {name: S.name, me: S.me});
+receive({type: "error", code: "illegal", reason: "no"});
+keep("illegal", {name: S.name});
+
+// the lobby: its first page, changes, the next page fetched
+receive({type: "lobby", tables: [summary("t1", "waiting"), summary("t2", "playing")], total: 3, offset: 0});
+const first = S.lobby;
+receive({type: "lobby_update", changed: [summary("t2", "finished"), summary("t4", "waiting")],
+  removed: ["t1"], total: 3});
+keep("lobby", {ids: [...S.lobby.keys()], t2: S.lobby.get("t2").status, total: S.lobbyTotal,
+  firstKept: first.size});
+change("lobby_page", {tables: [summary("t9", "waiting")]});
+keep("page", {ids: [...S.lobby.keys()], shown: S.lobbyShown});
+
+// a table watched: the chat of another table is not shown, a room keeps its last 100 lines
+change("route", {table: "T"});
+const line = (i, where = "table", table = "T") => ({id: i, where, table, from: {id: "x"}, text: "" + i});
+receive({type: "chat", message: line(0, "table", "OTHER")});
+for (let i = 1; i <= 105; i++) receive({type: "chat", message: line(i)});
+receive({type: "chat", message: line(200, "lobby", null)});
+keep("chat", {table: S.chat.table.map((l) => l.id), lobby: S.chat.lobby.length, version: S.chat.version});
+receive({type: "muted", player: "x", mute: true});
+receive({type: "muted", player: "y", mute: true});
+receive({type: "muted", player: "y", mute: false});
+keep("muted", S.muted);
+
+// friends and invitations (the latest first, one per table, at most five)
+receive({type: "friends", friends: [{id: "f1", name: "F1", online: false, table: null}]});
+receive({type: "friend_update", friend: {id: "f2", name: "F2", online: true, table: "T"}, removed: false});
+receive({type: "friend_update", friend: {id: "f1", name: "F1", online: false, table: null}, removed: true});
+keep("friends", S.friends);
+for (const t of ["a", "b", "c", "a", "d", "e", "f"])
+  receive({type: "invitation", table: t, from: {id: "f2", name: "F2"}, code: null});
+keep("invitations", S.invitations.map((i) => i.table));
+change("invitation_done", {table: "e"});
+keep("invitations_after", S.invitations.map((i) => i.table));
+
+// the player's cards: toggled, a poignée chosen then given up; the invite kept on the same table only
+change("toggle", {card: "KH"}); change("toggle", {card: "QH"}); change("toggle", {card: "KH"});
+keep("toggled", S.selected);
+change("poignee_start", {cards: ["T1", "T2"], count: 2});
+keep("poignee", {selected: S.selected, poignee: S.poignee});
+change("poignee_end");
+keep("poignee_end", {selected: S.selected, poignee: S.poignee});
+receive({type: "invite", table: "T", code: "c1"});
+receive({type: "invite", table: "OTHER", code: "c2"});
+change("route", {table: "T"});
+keep("same_table", S.invite);
+change("route", {table: "U"});
+keep("other_table", {invite: S.invite, table: S.table, state: S.state});
+let refused = null;
+try { change("no_such_change"); } catch (e) { refused = e.message; }
+keep("unknown", refused);
+console.log(JSON.stringify(out));
+"""
+
+
+@needs_node
+def test_the_stores_reducers_do_what_the_page_needs(tmp_path: Path) -> None:
+    """Messages in, state out, for each area's reducers (the table's are checked against the
+    golden transcripts above)."""
+    got = _run_node(tmp_path, _SCRIPT)
+    assert isinstance(got, dict)
+    assert got["welcomed"] == {"me": {"id": "a", "name": "Ann", "account": True}, "token": "tok"}
+    assert got["refused"] == {"name": None, "me": None} and got["illegal"] == {"name": None}
+    assert got["lobby"] == {"ids": ["t2", "t4"], "t2": "finished", "total": 3, "firstKept": 2}
+    assert got["page"] == {"ids": ["t2", "t4", "t9"], "shown": 100}
+    assert got["chat"] == {"table": list(range(6, 106)), "lobby": 1, "version": 106}
+    assert got["muted"] == ["x"]
+    assert got["friends"] == {"f2": {"id": "f2", "name": "F2", "online": True, "table": "T"}}
+    assert got["invitations"] == ["f", "e", "d", "a", "c"]
+    assert got["invitations_after"] == ["f", "d", "a", "c"]
+    assert got["toggled"] == ["QH"]
+    assert got["poignee"] == {"selected": ["T1", "T2"], "poignee": 2}
+    assert got["poignee_end"] == {"selected": [], "poignee": None}
+    assert got["same_table"] == "c1"
+    assert got["other_table"] == {"invite": None, "table": "U", "state": None}
+    assert got["unknown"] == "no such change: no_such_change"
