@@ -1,5 +1,7 @@
 // The chat's rooms (the table's and the lobby's), the players muted, one's friends and the
 // invitations received. Pure: ``(S, message) -> changes`` (core/store.js writes them).
+import {setWith} from "../core/store.js";
+
 const SHOWN = 100;  // messages kept on the page per room
 
 const room = (where) => (where === "lobby" ? "lobby" : "table");
@@ -14,11 +16,7 @@ export const server = {
     if (m.where === "table" && m.table !== S.table) return null;
     return {chat: {...S.chat, [room(m.where)]: m.messages.slice(-SHOWN), version: S.chat.version + 1}};
   },
-  muted: (S, m) => {
-    const muted = new Set(S.muted);
-    if (m.mute) muted.add(m.player); else muted.delete(m.player);
-    return {muted, chat: {...S.chat, version: S.chat.version + 1}};
-  },
+  muted: (S, m) => ({muted: setWith(S.muted, m.player, m.mute), chat: {...S.chat, version: S.chat.version + 1}}),
   friends: (S, m) => ({friends: new Map(m.friends.map((f) => [f.id, f])), friendsVersion: S.friendsVersion + 1}),
   friend_update: (S, m) => {
     const friends = new Map(S.friends);

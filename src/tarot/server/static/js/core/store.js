@@ -23,6 +23,14 @@ export const S = {
 
 let reducers = {server: {}, local: {}};
 
+// For the reducers, which never change what S holds: a copy of the set ``items`` with ``item``
+// in it or not.
+export function setWith(items, item, present) {
+  const copy = new Set(items);
+  if (present) copy.add(item); else copy.delete(item);
+  return copy;
+}
+
 // main.js (and the tests) give the areas' reducers once.
 export function use(given) { reducers = given; }
 

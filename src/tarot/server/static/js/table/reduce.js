@@ -1,6 +1,7 @@
 // The table's state in the page: what its snapshots and events make of it, and what the player
 // does with the cards before sending (a selection, the poignée chosen, the last trick shown).
 // Pure: ``(S, message) -> changes`` (core/store.js writes them).
+import {setWith} from "../core/store.js";
 
 // The table's state after a snapshot (whole) or an event (the keys that changed); nothing when
 // the message is for another table, or an event comes before the snapshot or after a gap (the
@@ -37,11 +38,7 @@ export const local = {
   // another page: ``table`` the one watched now (null: none), ``invite`` its link's code
   route: (S, m) => ({table: m.table, state: null, version: null, selected: new Set(),
     invite: m.table === S.table ? S.invite : null}),
-  toggle: (S, m) => {
-    const selected = new Set(S.selected);
-    if (selected.has(m.card)) selected.delete(m.card); else selected.add(m.card);
-    return {selected};
-  },
+  toggle: (S, m) => ({selected: setWith(S.selected, m.card, !S.selected.has(m.card))}),
   select: (S, m) => ({selected: new Set(m.cards)}),  // (an écart chosen before a reload)
   poignee_start: (S, m) => ({selected: new Set(m.cards), poignee: m.count}),
   poignee_end: () => ({selected: new Set(), poignee: null}),
@@ -50,9 +47,6 @@ export const local = {
   sent: (S) => ({sentAt: S.version}),  // one action per position: a second click sends nothing
   hint_asked: (S) => ({hintAsked: S.version}),
   gathered: () => ({gather: null}),
-  details: (S, m) => {  // an opened <details> (the fairness panels) stays open across redraws
-    const open = new Set(S.open);
-    if (m.open) open.add(m.id); else open.delete(m.id);
-    return {open};
-  },
+  // an opened <details> (the fairness panels) stays open across redraws
+  details: (S, m) => ({open: setWith(S.open, m.id, m.open)}),
 };
