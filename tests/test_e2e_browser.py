@@ -54,12 +54,17 @@ def stop_server(srv: Any, th: threading.Thread) -> None:
     th.join(10)
 
 
-def new_page(browser: Any, width: int, height: int | None = None, lang: str | None = None) -> Any:
+def new_page(browser: Any, width: int, height: int | None = None, lang: str | None = None,
+             motion: str = "reduce") -> Any:
     """A page in a browser context of its own (its own cookies and storage: another person);
     ``height`` by default a desktop's (900) or, 400 px wide or less, a phone's (844); ``lang``: the
-    page's language, stored before the site's first script reads it."""
+    page's language, stored before the site's first script reads it. ``motion``: the person's
+    motion preference; "reduce" by default, the site's way without animations, so that a click
+    does not wait for a card to stop moving (Playwright clicks only what is still; a card's lift
+    under the pointer takes 0.18 s, a quarter of a second a card). The animations have their own
+    tests (``test_a_finished_trick_flies_to_its_winner``)."""
     height = height if height is not None else 900 if width > 400 else 844
-    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    page = browser.new_page(viewport={"width": width, "height": height}, reduced_motion=motion)
     if lang is not None:
         page.add_init_script(f"localStorage.setItem('tarot.lang', '{lang}')")
     page.set_default_timeout(WAIT_MS)
@@ -89,8 +94,7 @@ def sit_with_bots(page: Any, players: int) -> None:
     """The creator sits at seat 0 as host: fill the other seats with bots, wait for the hand."""
     page.wait_for_selector(".seat[data-seat='1'] button.add-bot")
     for seat in range(1, players):
-        page.locator(f".seat[data-seat='{seat}'] button.add-bot").click()
-        page.wait_for_timeout(100)
+        tap(page.locator(f".seat[data-seat='{seat}'] button.add-bot"))
     page.wait_for_selector("#hand .card")
 
 
@@ -109,12 +113,28 @@ def shows_more(page: Any, box: str, items: str, first: int, label: str, total: i
     assert page.locator(box).count() == 0
 
 
-def tap(locator: Any) -> None:
-    """A click of the play loop (``play_until``). The page redraws at every move, and the button
-    may be gone when the click comes (the phase moved on, a move was made for the seat): the
-    loop looks again rather than waiting for it (a flake seen in CI, at the chelem's button)."""
+# What a player may have to do on the page (or the ``done`` the loop waits for): the play loops
+# wait for it to show rather than for a fixed time.
+READY = ("(done) => !!document.querySelector(done) || !!document.querySelector('button.bid,"
+         " button.call, #ecart, button.chelem, button.poignee, #hand .card.legal, #next-deal:enabled')")
+
+
+def await_turn(page: Any, done: str, timeout: float = 1000) -> None:
+    """Until the page has something for the player to do, or shows ``done`` (at most ``timeout`` ms)."""
     with contextlib.suppress(sync_api.TimeoutError):
-        locator.click(timeout=5000)
+        page.wait_for_function(READY, arg=done, timeout=timeout)
+
+
+def tap(locator: Any) -> None:
+    """A click of the play loop (``play_until``), then the page's answer: the region redrawn, what
+    was clicked replaced (at most a second: a click the page does not send, a second one at the
+    same position, changes nothing). The page redraws at every move, and the button may be gone
+    when the click comes (the phase moved on, a move was made for the seat): the loop looks again
+    rather than waiting for it (a flake seen in CI, at the chelem's button)."""
+    with contextlib.suppress(sync_api.Error):
+        clicked = locator.element_handle(timeout=5000)
+        clicked.click(timeout=5000)
+        locator.page.wait_for_function("(el) => !el.isConnected", arg=clicked, timeout=1000)
 
 
 def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str] | None = None,
@@ -130,8 +150,8 @@ def play_until(page: Any, done: str, limit: float = 120.0, shots: dict[str, str]
     while time.monotonic() < end:
         if page.locator(done).count():
             return seen
-        play_step(page, seen, shots, take, poignee, peek, shown, done)
-        page.wait_for_timeout(80)
+        if not play_step(page, seen, shots, take, poignee, peek, shown, done):
+            await_turn(page, done)
     raise TimeoutError(f"{done} not reached; saw {seen}")
 
 
@@ -182,7 +202,7 @@ def play_step(page: Any, seen: set[str], shots: dict[str, str], take: str = "gar
         for _ in range(need - page.locator("#hand .card.legal.selected").count()):
             page.locator("#hand .card.legal:not(.selected)").first.click()
         if page.locator("#ecart:enabled").count():
-            page.click("#ecart")
+            tap(page.locator("#ecart"))
     elif page.locator("button.chelem").count():
         tap(page.locator("button.chelem").last)
     elif poignee and page.locator("button.poignee").count():
@@ -247,7 +267,7 @@ def check_result(page: Any, players: int) -> dict[str, int]:
 
 def test_four_players_bots_bid_ecart_play_score_sheet(server: str, browser: Any) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = new_page(browser, 1100, 900)
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Alice")
     page.screenshot(path=str(SHOTS / "lobby.png"))
@@ -268,7 +288,7 @@ def test_four_players_bots_bid_ecart_play_score_sheet(server: str, browser: Any)
 
 
 def test_five_players_king_call(server: str, browser: Any) -> None:
-    page = browser.new_page(viewport={"width": 420, "height": 900})  # a phone
+    page = new_page(browser, 420, 900)  # a phone
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Bob")
     create(page, 5, deals=1)
@@ -314,7 +334,7 @@ def test_a_poignee_is_chosen_by_clicking_and_shown(server: str, browser: Any, wi
     """Seat 0 is dealt 10 trumps or more (R14 at 4 players): it picks the poignée's cards by
     clicking, and the shown cards appear on the table, apart from the seats (a phone too)."""
     seed_deals(monkeypatch, "poignee", ten_trumps_at_seat_0)
-    page = browser.new_page(viewport={"width": width, "height": 900 if width > 400 else 844})
+    page = new_page(browser, width)
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Carol")
     create(page, 4, deals=1)
@@ -336,7 +356,7 @@ def test_a_poignee_is_chosen_by_clicking_and_shown(server: str, browser: Any, wi
 def test_lobby_updates_do_not_wipe_what_is_being_typed(server: str, browser: Any) -> None:
     """A lobby broadcast re-renders the page: the name being typed, the create form's values and
     the focus must survive it (this once made the name vanish between typing and clicking)."""
-    dave = browser.new_page(viewport={"width": 1100, "height": 900})
+    dave = new_page(browser, 1100, 900)
     dave.set_default_timeout(WAIT_MS)
     dave.goto(server + "/")
     dave.wait_for_function("() => window.tarotReady === true")
@@ -386,7 +406,7 @@ def test_the_lobby_shows_more_tables_on_demand(tmp_path: Path, browser: Any) -> 
                         ws.send(json.dumps({"type": "create_table", "options": {"players": 4}}))
                         while json.loads(ws.recv(10))["type"] != "created":
                             pass
-            page = browser.new_page(viewport={"width": 390, "height": 844})
+            page = new_page(browser, 390, 844)
             page.add_init_script("localStorage.setItem('tarot.lang', 'fr')")
             page.set_default_timeout(WAIT_MS)
             enter(page, f"http://127.0.0.1:{port}", "Lou")
@@ -400,22 +420,23 @@ def test_the_lobby_shows_more_tables_on_demand(tmp_path: Path, browser: Any) -> 
 def test_the_clock_ticks_without_redrawing_the_page(server: str, browser: Any) -> None:
     """With a move time the time left counts down, and only its text changes: redrawing the
     whole page each second lost the clicks made across a redraw."""
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = new_page(browser, 1100, 900)
     page.set_default_timeout(WAIT_MS)
+    page.clock.install()
     enter(page, server, "Erin")
     create(page, 4, deals=1, move_time=60)
     sit_with_bots(page, 4)
     page.wait_for_selector("button.bid")  # Erin's turn to bid: her clock runs
     before = page.locator("#timer").inner_text()
     page.evaluate("() => { document.querySelector('button.bid').dataset.probe = 'kept'; }")
-    page.wait_for_timeout(2500)
+    page.clock.run_for(2500)  # (the page's own clock: installed before it loaded)
     assert page.locator("#timer").inner_text() != before
     assert page.locator("button.bid[data-probe='kept']").count() == 1  # the same button, not a new one
     page.close()
 
 
 def test_a_table_without_spectators_sends_a_visitor_back_to_the_lobby(server: str, browser: Any) -> None:
-    host = browser.new_page(viewport={"width": 1100, "height": 900})
+    host = new_page(browser, 1100, 900)
     host.set_default_timeout(WAIT_MS)
     enter(host, server, "Fay")
     create(host, 3, deals=1, spectators=False)
@@ -436,7 +457,7 @@ def test_a_table_without_spectators_sends_a_visitor_back_to_the_lobby(server: st
 def test_leaving_a_game_in_progress_asks_first(server: str, browser: Any) -> None:
     """Leaving hands the seat to a bot for the rest of the game: the browser asks, and a "no"
     keeps the player seated."""
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = new_page(browser, 1100, 900)
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Hal")
     create(page, 3, deals=1)
@@ -506,7 +527,7 @@ def test_the_next_seat_sits_on_your_right_and_a_phone_shows_everything_apart(
     from tarot.engine import Bid
 
     monkeypatch.setattr(HeuristicBot, "bid", lambda self, view: Bid(view.seat, None))
-    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page = new_page(browser, 390, 844)
     page.set_default_timeout(WAIT_MS)
     if players == 5:  # in French, where the words are longer
         page.goto(server + "/")
@@ -549,27 +570,28 @@ def test_the_next_seat_sits_on_your_right_and_a_phone_shows_everything_apart(
         assert cut[0] > cut[1], cut  # the long name is cut (with an ellipsis)
         if page.locator("button.bid").count():
             phases.add("bidding")
-            page.locator("button.bid:not([data-bid='pass'])").first.click()  # the lowest bid: the chien shows
+            tap(page.locator("button.bid:not([data-bid='pass'])").first)  # the lowest bid: the chien shows
         elif page.locator("button.call").count():
             phases.add("call")
-            page.locator("button.call").first.click()
+            tap(page.locator("button.call").first)
         elif page.locator("#ecart").count():
             phases.add("ecart")
             need = int(page.locator("#actions span").first.inner_text().split("/")[-1].split(")")[0])
             if page.locator("#hand .card.legal.selected").count() < need:
-                page.locator("#hand .card.legal:not(.selected)").first.click()
+                tap(page.locator("#hand .card.legal:not(.selected)").first)
             elif page.locator("#ecart:enabled").count():
                 if players == 4:
                     page.screenshot(path=str(SHOTS / "ecart-4p-phone.png"))
-                page.click("#ecart")
+                tap(page.locator("#ecart"))
         elif page.locator("button.chelem").count():
-            page.locator("button.chelem").last.click()
+            tap(page.locator("button.chelem").last)
         elif page.locator("#hand .card.legal").count():
             phases.add("play")
             if players == 4 and page.locator(".seat .played .card").count() >= 2:
                 page.screenshot(path=str(SHOTS / "play-4p-phone.png"))
-            page.locator("#hand .card.legal").first.click()
-        page.wait_for_timeout(150)
+            tap(page.locator("#hand .card.legal").first)
+        else:  # the robots' turns: measured again at the next thing to do
+            await_turn(page, "#felt .result.overlay", 500)
     assert phases >= {"bidding", "ecart", "play", "result"} | ({"call"} if players == 5 else set()), phases
     page.close()
 
@@ -577,7 +599,7 @@ def test_the_next_seat_sits_on_your_right_and_a_phone_shows_everything_apart(
 def test_cards_play_from_the_keyboard_and_a_double_click_plays_one(server: str, browser: Any) -> None:
     """Issue 16, item 7: a legal card is focusable and Enter plays it; a double-click on a card
     sends one play, and no raw engine message ever shows."""
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = new_page(browser, 1100, 900)
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Ida")
     create(page, 4, deals=1)
@@ -619,7 +641,7 @@ def test_cards_are_drawn_in_svg_by_the_site(server: str, browser: Any) -> None:
     """Issue 16, item 13: every card's face is drawn in SVG by our code: a 1 to 10 shows as
     many pips as its rank (and its two corner pips), a court its letter in a frame, a trump its
     number, the Excuse a cap and its name; the oudlers are ringed."""
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = new_page(browser, 1100, 900)
     enter(page, server, "Faces")
     faces = page.evaluate("""async () => {
         const {cardEl} = await import('/static/js/cards/cards.js');
@@ -689,7 +711,7 @@ def test_a_finished_trick_flies_to_its_winner(server: str, browser: Any, motion:
 def test_french_everywhere_cards_help_and_errors(server: str, browser: Any) -> None:
     """Issue 16, items 9 and 12: in French the court cards read R, D, C, V, the cheat sheet is
     French with this table's poignée sizes, and an error comes by its code in French."""
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = new_page(browser, 1100, 900)
     page.set_default_timeout(WAIT_MS)
     page.goto(server + "/")
     page.evaluate("() => localStorage.setItem('tarot.lang', 'fr')")
@@ -743,7 +765,7 @@ def test_the_next_deal_waits_for_the_player_and_a_private_table_invites(server: 
     """Issue 16, items 3 and 4: after a deal the result sits over the felt with a "Next deal"
     button, and the next deal starts when the player clicks it; a private table shows its invite
     link with a copy button, and a visitor who follows it can sit."""
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = new_page(browser, 1100, 900)
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Kim")
     page.set_checked("input[name=private]", True)
@@ -762,9 +784,13 @@ def test_the_next_deal_waits_for_the_player_and_a_private_table_invites(server: 
     page.wait_for_function(
         "() => document.querySelector(\".seat[data-seat='1'] .name\").textContent.includes('Lou')")
     assert visitor.locator("button.add-bot").count() == 0  # only the host seats bots
-    context.close()  # Lou goes away: a bot will play for Lou after the grace period
     page.locator(".seat[data-seat='2'] button.add-bot").click()
     page.wait_for_selector("#hand .card")
+    visitor.wait_for_selector("#hand .card")
+    visitor.once("dialog", lambda d: d.accept())
+    visitor.click("#leave")  # Lou goes: a bot plays on for Lou
+    visitor.wait_for_function("() => location.hash === '#/'")
+    context.close()
     play_until(page, "#next-deal", limit=240)
     assert page.locator("#felt #result.overlay").count() == 1
     page.screenshot(path=str(SHOTS / "next-deal.png"))
@@ -786,7 +812,7 @@ def test_a_lost_connection_shows_a_banner_and_the_page_comes_back(browser: Any, 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     running = start_server(tmp_path / "tarot.sqlite3", port)
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = new_page(browser, 1100, 900)
     page.set_default_timeout(WAIT_MS)
     try:
         enter(page, base, "Noa")
@@ -823,7 +849,7 @@ def test_a_lost_connection_shows_a_banner_and_the_page_comes_back(browser: Any, 
 def test_the_move_time_is_refused_outside_its_range_not_changed(server: str, browser: Any) -> None:
     """Issue 16, item 2: the field shows its range; 1 to 4 seconds is refused with a message
     (it used to become 5 silently), 0 (no clock) and 5 are taken as they are."""
-    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page = new_page(browser, 1100, 900)
     page.set_default_timeout(WAIT_MS)
     enter(page, server, "Oli")
     assert "5–600" in page.locator("#options").inner_text()

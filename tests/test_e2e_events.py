@@ -77,7 +77,8 @@ def play_both(pages: list[Any], done: str, limit: float = 240.0) -> None:
         for p, mine in zip(pages, seen, strict=True):
             if not p.locator(done).count():
                 acted |= play_step(p, mine, {}, done=done)
-        pages[0].wait_for_timeout(80 if acted else 40)
+        if not acted:  # (a click waits for its answer: ``tap``)
+            pages[0].wait_for_timeout(40)
     raise TimeoutError(f"{done} not reached")
 
 
