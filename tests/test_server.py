@@ -396,20 +396,25 @@ def test_a_player_out_of_time_is_never_committed_to_a_contract(tmp_path: Path, p
 def test_the_move_clock_runs_when_the_game_starts_from_a_players_message(tmp_path: Path) -> None:
     """Every seat a person: the game starts from the last ``sit``, handled at once in that
     connection's task; the table's actor must still arm the first bidder's clock."""
-    with make_client(db_url("sqlite", tmp_path)) as client:
+    clock = ManualClock()
+    with make_client(db_url("sqlite", tmp_path), clock=clock) as client:
         players = [Player(client, name) for name in "ABC"]
         tid = create_table(players[0], players=3, deals=1, move_time=5)
         sit_everyone(players, tid)
         a = players[0]
         a.until(lambda s: s["view"] is not None and s["view"]["turn"] is not None, timeout=10)
         turn = a.state["view"]["turn"]  # type: ignore[index]
+        end = time.monotonic() + 10  # (the actor arms it in its own task: soon, not at once)
+        while clock.now() + 5 not in clock.pending():
+            assert time.monotonic() < end, clock.pending()  # the first bidder's clock was never armed
+            time.sleep(0.005)
+        clock.advance(5)  # nobody acts: the server must, when the 5 s are up
         ev = None
-        end = time.monotonic() + 15
-        while ev is None and time.monotonic() < end:  # nobody acts: the server must, after 5 s
+        while ev is None:
             m = a.recv(10)
             if m["type"] == "event" and m["event"]["kind"] == "action":
                 ev = m["event"]
-        assert ev is not None and ev["seat"] == turn and ev["by"] == "timeout"
+        assert ev["seat"] == turn and ev["by"] == "timeout"
         for pl in players:
             pl.close()
 
@@ -876,7 +881,8 @@ def test_a_finished_trick_stays_on_the_felt_when_a_person_is_seated(tmp_path: Pa
     """Issue 16, pacing: with a person seated, a bot does not gather a finished trick at once
     (it leads the next one after ``trick_pause``); a table of bots alone does not wait."""
     pause = 1.0
-    with make_client(db_url("sqlite", tmp_path), trick_pause=pause) as client:
+    clock = ManualClock()  # (moved to its next timer whenever nothing comes: the pauses cost no time)
+    with make_client(db_url("sqlite", tmp_path), clock=clock, trick_pause=pause) as client:
         a = Player(client, "A")
         create_table(a, players=3, deals=1, move_time=5)
         table = next(iter(client.app.state.hub.tables.values()))  # type: ignore[attr-defined]
@@ -900,11 +906,15 @@ def test_a_finished_trick_stays_on_the_felt_when_a_person_is_seated(tmp_path: Pa
         # the first tricks and lead them
         end = time.monotonic() + 90
         while len(bot_leads()) < 2 and len(plays) < 72 and time.monotonic() < end:
-            m = a.recv(10)
+            try:
+                m = a.recv(0.02)
+            except TimeoutError:
+                next_timer(clock)
+                continue
             if person and m["type"] == "event" and m["event"]["kind"] == "deal_end":
                 a.send({"type": "next_deal"})  # (a redeal after four passes: on to it)
             if m["type"] == "event" and m["event"]["kind"] == "action" and "play" in m["event"]["action"]:
-                plays.append((time.monotonic(), m["event"]["seat"]))
+                plays.append((clock.now(), m["event"]["seat"]))
         by_bots = bot_leads()
         assert len(by_bots) >= 2, leads()
         if person:
