@@ -47,12 +47,23 @@ REDIS_MODULES = {"test_cluster", "test_cluster_redis", "test_deploy", "test_serv
                  "test_shared_login_limits"}
 
 
+@pytest.hookimpl(optionalhook=True)  # (a hook of pytest-xdist's, there when it is)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """In parallel (``-n 2``, the default: pyproject.toml), a module's tests run on one worker, in
+    order (its browser and its site are made once), and the modules that use Redis all on one.
+    (pytest-xdist's ``loadgroup`` would say so by marks, but the group it writes into a test's id
+    is lost under pytest 9.2, so each test went its own way.)"""
+    from xdist.scheduler import LoadFileScheduling
+
+    class ModuleScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = super()._split_scope(nodeid)
+            return "redis" if Path(module).stem in REDIS_MODULES else module
+
+    return ModuleScheduling(config, log)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # In parallel (pytest-xdist, ``--dist loadgroup``): a module's tests stay on one worker (its
-    # browser and its site are made once), and the Redis modules share one.
-    for item in items:
-        module = item.path.stem
-        item.add_marker(pytest.mark.xdist_group("redis" if module in REDIS_MODULES else module))
     if not config.getoption("--engine-and-bots"):
         return
     site = [item for item in items if _of_the_site(item.path)]
