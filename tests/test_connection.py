@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 
+from tarot.server.clock import SYSTEM, Clock, ManualClock
 from tarot.server.web.connection import BACKLOG_LIMIT, CLOSE_POLICY, Connection
 
 
@@ -34,14 +35,14 @@ class StallingSocket:
         self.closed_with = code
 
 
-def _connection(ws: StallingSocket) -> Connection:
-    return Connection(ws)  # type: ignore[arg-type]
+def _connection(ws: StallingSocket, clock: Clock = SYSTEM) -> Connection:
+    return Connection(ws, clock)  # type: ignore[arg-type]
 
 
-def _overflowed(ws: StallingSocket) -> Connection:
+def _overflowed(ws: StallingSocket, clock: Clock = SYSTEM) -> Connection:
     """A connection whose socket stopped taking messages, sent one more than its backlog holds:
     it is closed."""
-    conn = _connection(ws)
+    conn = _connection(ws, clock)
     ws.writable.clear()
     for n in range(BACKLOG_LIMIT + 2):
         conn.send({"n": n})
@@ -118,9 +119,17 @@ def test_closing_a_client_that_never_reads_ends_within_seconds() -> None:
             await super().close(code)
 
     async def main() -> float:
-        conn = _overflowed(DeafSocket())
-        start = time.monotonic()
-        await asyncio.wait_for(conn.finish(), 10)
-        return time.monotonic() - start
+        clock = ManualClock()  # (moved to each bound as it is armed: no second of waiting)
+        conn = _overflowed(DeafSocket(), clock)
+        start = clock.now()
+        finishing = asyncio.ensure_future(conn.finish())
+        end = time.monotonic() + 10
+        while not finishing.done():
+            assert time.monotonic() < end, "the connection never finished"
+            if clock.pending():
+                clock.advance(clock.pending()[0] - clock.now())
+            await asyncio.sleep(0.001)
+        await finishing
+        return clock.now() - start
 
-    assert asyncio.run(main()) < 5
+    assert asyncio.run(main()) <= 2  # a second for the send under way, one for the close frame

@@ -690,21 +690,22 @@ def test_a_finished_trick_flies_to_its_winner(server: str, browser: Any, motion:
         if page.locator("#ranking").count():
             break
         if page.locator("#next-deal:enabled").count():
-            page.click("#next-deal")
+            tap(page.locator("#next-deal"))
         elif page.locator("button.bid").count():
-            page.locator("button.bid[data-bid='pass']").click()
+            tap(page.locator("button.bid[data-bid='pass']"))
         elif page.locator("#hand .card.legal").count() and not page.locator("#ecart").count():
-            page.locator("#hand .card.legal").first.click()
+            tap(page.locator("#hand .card.legal").first)
         elif page.locator("button.chelem").count():
-            page.locator("button.chelem").last.click()
-        page.wait_for_timeout(80)
+            tap(page.locator("button.chelem").last)
+        else:
+            await_turn(page, "#ranking", 300)
     flights = page.evaluate("() => window.flights")
     if motion == "reduce":
         assert flights == []
     else:
         assert len(flights) >= 8, flights  # two tricks of four cards at least
-        page.wait_for_timeout(700)
-        assert page.locator(".gathered").count() <= 4  # the flown cards are removed after their flight
+        # the flown cards are removed after their flight
+        page.wait_for_function("() => document.querySelectorAll('.gathered').length <= 4")
     page.close()
 
 

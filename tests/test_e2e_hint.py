@@ -15,6 +15,7 @@ from test_e2e_browser import (
     new_page,
     seed_deals,
     sit_with_bots,
+    tap,
     ten_trumps_at_seat_0,
 )
 
@@ -70,15 +71,15 @@ def test_a_hint_says_what_the_expert_would_do(server: str, browser: Any, width: 
         if why == "search":
             break
         # follow the advised card; pass at the bidding (a bot takes); else the first legal move
+        # (each click waits for the page's answer: ``tap``)
         if page.locator("#hand .card.hinted").count():
-            page.locator("#hand .card.hinted").click()
+            tap(page.locator("#hand .card.hinted"))
         elif page.locator("button.bid").count():
-            page.locator("button.bid[data-bid='pass']").click()
+            tap(page.locator("button.bid[data-bid='pass']"))
         elif page.locator("#hand .card.legal").count():
-            page.locator("#hand .card.legal").first.click()
+            tap(page.locator("#hand .card.legal").first)
         else:
             break
-        page.wait_for_timeout(200)
     assert "search" in seen, seen  # so the advised card's mark was checked
     assert not page.errors, page.errors
 

@@ -335,7 +335,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         if not await ws.accept():
             return
         hub: Hub = app.state.hub
-        conn = Connection(ws)
+        conn = Connection(ws, hub.clock)
         hello_by = hub.clock.now() + hub.settings.hello_timeout
         try:
             wait = hub.flood.refused("", ws.address)  # an address cut off: not even a hello

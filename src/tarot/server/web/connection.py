@@ -18,6 +18,7 @@ from collections import deque
 from collections.abc import Coroutine, Generator
 from typing import TYPE_CHECKING, Any
 
+from ..clock import SYSTEM, Clock
 from ..protocol import encode
 
 if TYPE_CHECKING:
@@ -31,8 +32,9 @@ _ids = itertools.count(1)
 
 
 class Connection:
-    def __init__(self, ws: Socket) -> None:
+    def __init__(self, ws: Socket, clock: Clock = SYSTEM) -> None:
         self.ws = ws
+        self.clock = clock  # (the bounds on a send that waits and on the close frame)
         self.id = next(_ids)
         self.player_id = ""
         self.name = ""
@@ -102,13 +104,13 @@ class Connection:
     async def _close(self, code: int) -> None:
         await self._sent()
         with contextlib.suppress(Exception):  # a client that does not read cannot hold it open
-            await asyncio.wait_for(self.ws.close(code=code), 1.0)
+            await self.clock.wait_until(self.ws.close(code=code), self.clock.now() + 1.0)
 
     async def _sent(self) -> None:
         """Let a waiting send end (for at most a second)."""
         if self.sender is not None and not self.sender.done():
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.sender, 1.0)
+                await self.clock.wait_until(self.sender, self.clock.now() + 1.0)
 
     async def finish(self) -> None:
         """After the receive loop: let a waiting send end, and a close under way (``close``)
