@@ -228,11 +228,13 @@ class Hub:
         refused = self.quota.refuse(player, address, open_tables)
         return None if refused is None else _quota_error(refused)
 
-    async def create(self, client: Client, options: p.TableOptions, address: str = "") -> Table:
+    async def create(self, client: Client, options: p.TableOptions, address: str = "",
+                     quota: bool = True) -> Table:
         """A new table hosted by ``client``; ``TableRefused`` if, in a cluster, the player's or
-        the address's tables on every node are already as many as allowed."""
+        the address's tables on every node are already as many as allowed (unless ``quota`` is
+        False: play-now, which opens one table a player at most, web/play_now.py)."""
         tid = f"{self.services.chance.getrandbits(48):012x}"
-        if self.shared_quota is not None:
+        if self.shared_quota is not None and quota:
             try:
                 refused = await self.shared_quota.reserve(tid, client.player_id, address)
             except Exception as e:  # Redis away: this node's own quota still holds

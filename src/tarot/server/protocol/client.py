@@ -89,6 +89,19 @@ class CreateTable(_Msg):
     options: TableOptions = TableOptions()
 
 
+class PlayNow(_Msg):
+    """One tap to play: a seat at a table of ``players`` with robots ``bot`` in the other seats."""
+
+    type: Literal["play_now"]
+    players: Literal[3, 4, 5] = 4
+    bot: str = "heuristic"  # a bot of the registry (tarot.bots.BOT_NAMES)
+
+    @field_validator("bot")
+    @classmethod
+    def _known(cls, v: str) -> str:
+        return _known_bot(v)
+
+
 class Join(_Msg):
     type: Literal["join"]
     table: str = Field(max_length=32)
@@ -113,9 +126,13 @@ class AddBot(_Msg):
     @field_validator("bot")
     @classmethod
     def _known(cls, v: str) -> str:
-        if v not in BOT_NAMES:
-            raise ValueError(f"unknown bot {v!r}: one of {', '.join(BOT_NAMES)}")
-        return v
+        return _known_bot(v)
+
+
+def _known_bot(name: str) -> str:
+    if name not in BOT_NAMES:
+        raise ValueError(f"unknown bot {name!r}: one of {', '.join(BOT_NAMES)}")
+    return name
 
 
 class RemoveBot(_Msg):
@@ -259,7 +276,7 @@ class RemoveSpectator(_Msg):
 # ``ToTable``: ``table.actor.TableMessage``; ``web.app`` answers a ping outside a table and
 # posts a chat line meant for the lobby there).
 ToSite = Hello | Mute | Friends | AddFriend | RemoveFriend | Challenge | ChallengePlay
-ToLobby = Lobby | CreateTable
+ToLobby = Lobby | CreateTable | PlayNow
 ToTable = (Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | NextDeal | Act | Ping | CancelGame
            | CancelVote | Chat | RemoveSpectator | InviteFriend | Hint)
 ClientMessage = Annotated[ToSite | ToLobby | ToTable, Field(discriminator="type")]

@@ -39,7 +39,9 @@ from . import api, challenge_api, history_api, stats_api, tournaments_api
 from .api import GuardedApi
 from .connection import Connection
 from .headers import SecurityHeaders
+from .joining import join
 from .origin import cookie, same_origin
+from .play_now import play_now
 from .read_limit import ReadLimit
 from .socket import Socket
 
@@ -106,17 +108,14 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
             conn.send(refusal.error)
             return
         conn.send(p.Created.build(table.id))
+    elif isinstance(msg, p.PlayNow):
+        conn.send(await play_now(hub, conn, msg))
     elif isinstance(msg, p.Join):
         found = hub.tables.get(msg.table) or await _remote_table(hub, conn, msg.table)
         if found is None:
             conn.send(p.Error.build(f"no table {msg.table}", "no_table"))
             return
-        if conn.table is not None and conn.table is not found:
-            conn.table.gone(conn)
-        conn.table = found
-        hub.lobby.watchers.discard(conn)
-        await found.deliver(conn, msg)
-        hub.presence.changed(conn.player_id)
+        await join(hub, conn, found, msg)
     else:
         current = conn.table
         if current is None:

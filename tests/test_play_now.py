@@ -1,0 +1,104 @@
+"""One tap to play (``play_now``, issue 33): a seat at a table with robots, dealt at once; back to
+one's own table rather than another; never refused by the table quotas."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from server_harness import Player, create_table, db_url, drive, make_client  # noqa: E402
+
+from tarot.server.limits import CREATES_PER_MINUTE, OPEN_TABLES_PER_PLAYER  # noqa: E402
+
+
+def play_now(player: Player, **fields: object) -> str:
+    """``play_now``, then the table it answers joined, as the page does."""
+    player.send({"type": "play_now", **fields})
+    tid: str = player.expect("created")["table"]
+    player.send({"type": "join", "table": tid})
+    player.expect("snapshot")
+    return tid
+
+
+@pytest.mark.parametrize(("players", "bot"), [(3, "random"), (4, None), (5, "heuristic")])
+def test_one_message_seats_the_player_with_robots_and_deals(tmp_path: Path, players: int, bot: str | None) -> None:
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        a = Player(client, "Ana")
+        play_now(a, players=players, **({"bot": bot} if bot else {}))
+        state = a.until(lambda s: s["table"]["status"] == "playing")
+        seats = state["table"]["seats"]
+        assert len(seats) == players and state["you"] == 0  # seat 0, its host
+        assert [s["bot"] for s in seats[1:]] == [bot or "heuristic"] * (players - 1)
+        assert len(state["view"]["hand"]) > 0  # dealt
+        drive([a])  # the game plays to its end
+        assert a.state is not None and a.state["table"]["status"] == "finished"
+        a.close()
+
+
+def test_a_player_at_a_table_goes_back_to_it(tmp_path: Path) -> None:
+    """A game in play: play-now sends the player back to it, not to a new table; a table of one's
+    own still waiting gets its robots and starts; someone else's waiting table where one sits is
+    where one goes too."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        a = Player(client, "Ana")
+        first = play_now(a)
+        a.until(lambda s: s["table"]["status"] == "playing")
+        assert play_now(a, players=3) == first  # the game in play, not a new one
+        assert client.get("/api/tables").json()["total"] == 1
+
+        b = Player(client, "Bob")
+        waiting = create_table(b, players=3)  # the lobby's form: Bob's table, waiting, Bob at seat 0
+        assert play_now(b, players=5) == waiting  # the same table, its size kept
+        state = b.until(lambda s: s["table"]["status"] == "playing")
+        assert [s["bot"] for s in state["table"]["seats"]] == [None, "heuristic", "heuristic"]
+
+        c, d = Player(client, "Cléo"), Player(client, "Dan")
+        theirs = create_table(c, players=4)
+        d.send({"type": "join", "table": theirs})
+        d.expect("snapshot")
+        d.send({"type": "sit", "seat": 1})
+        d.until(lambda s: s["table"]["seats"][1]["name"] == "Dan")
+        assert play_now(d) == theirs  # Dan sits there: not Dan's to fill, but where Dan plays
+        assert d.until(lambda s: True)["table"]["status"] == "waiting"
+        assert not [m for m in a.messages + b.messages + d.messages if m["type"] == "error"]
+        for p in (a, b, c, d):
+            p.close()
+
+
+def test_the_table_quotas_never_refuse_it(tmp_path: Path) -> None:
+    """A player at its quota of open tables (the create form refuses it) still plays now; so does
+    one who made its minute's tables."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        a = Player(client, "Ana")
+        for _ in range(OPEN_TABLES_PER_PLAYER):
+            tid = create_table(a, players=4)
+            a.send({"type": "leave"})  # (not seated there: play-now does not send Ana back)
+        a.send({"type": "create_table", "options": {"players": 4}})
+        assert a.expect("error")["code"] == "too_many_tables"
+        tid = play_now(a)
+        assert a.until(lambda s: s["table"]["status"] == "playing")["table"]["id"] == tid
+
+        b = Player(client, "Bob")
+        for _ in range(CREATES_PER_MINUTE):
+            tid = create_table(b, players=4)
+            hub.tables[tid].state.status = "finished"
+        b.send({"type": "create_table", "options": {"players": 4}})
+        assert b.expect("error")["code"] == "too_many_tables"
+        play_now(b)
+        assert b.until(lambda s: s["table"]["status"] == "playing")
+        a.close()
+        b.close()
+
+
+@pytest.mark.parametrize("fields", [{"players": 6}, {"players": "4"}, {"bot": "oracle"}, {"extra": 1}])
+def test_bad_fields_are_refused_and_open_nothing(tmp_path: Path, fields: dict[str, object]) -> None:
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        a = Player(client, "Ana")
+        a.send({"type": "play_now", **fields})
+        assert a.expect("error")["code"] == "bad_message"
+        assert client.get("/api/tables").json()["total"] == 0
+        a.close()
