@@ -9,9 +9,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 
-from server_harness import Player, create_table, db_url, drive, make_client  # noqa: E402
-
-from tarot.server.limits import CREATES_PER_MINUTE, OPEN_TABLES_PER_PLAYER  # noqa: E402
+from server_harness import Player, create_table, db_url, drive, make_client
+from tarot.server.limits import CREATES_PER_MINUTE, OPEN_TABLES_PER_PLAYER
 
 
 def play_now(player: Player, **fields: object) -> str:
@@ -24,7 +23,8 @@ def play_now(player: Player, **fields: object) -> str:
 
 
 @pytest.mark.parametrize(("players", "bot"), [(3, "random"), (4, None), (5, "heuristic")])
-def test_one_message_seats_the_player_with_robots_and_deals(tmp_path: Path, players: int, bot: str | None) -> None:
+def test_one_message_seats_the_player_with_robots_and_deals(tmp_path: Path, players: int,
+                                                             bot: str | None) -> None:
     with make_client(db_url("sqlite", tmp_path)) as client:
         a = Player(client, "Ana")
         play_now(a, players=players, **({"bot": bot} if bot else {}))

@@ -20,6 +20,7 @@ import * as competitions from "./competitions/index.js";
 import {nameForm, nameRefused} from "./lobby/forms.js";
 import * as lobby from "./lobby/index.js";
 import {lobbyView} from "./lobby/lobby.js";
+import {playNowPanel} from "./lobby/playnow.js";
 import {accountHeader, pageView, routePage, signInOffer} from "./players/account.js";
 import * as players from "./players/index.js";
 import {nameRefused as refusesName} from "./players/reduce.js";
@@ -125,7 +126,9 @@ function show(name, ...nodes) {
 function draw(app) {
   const page = !S.table && (pageView() || replayView() || challengeView() || eventView());  // rebuilt only when its key changes
   if (page) { if (screen !== page.key) show(page.key, ...page.nodes()); return; }
-  if (!S.name && !(S.me && S.me.account)) return show("name", kept("name", nameForm), signInOffer());
+  if (!S.name && !(S.me && S.me.account)) {
+    return show("name", kept("playnow-first", () => playNowPanel(true)), kept("name", nameForm), signInOffer());
+  }
   if (!S.me) return show("wait");
   if (!S.table) return show("lobby", lobbyView());
   if (!S.state) return show("wait");
