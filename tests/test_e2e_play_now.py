@@ -1,6 +1,7 @@
 """One tap to play, in the browser (issue 33): a first-time visitor on a phone, in French, taps
 "Jouer maintenant" above the fold, plays under a guest name of the page's language at a table of
-four with club robots, and plays the whole deal; back in the lobby the panel keeps the size and
+four with club robots, and plays the whole deal; the site opened again at its root offers the game
+in progress first ("Reprendre"), which leads back to the seat; back in the lobby the panel keeps the size and
 level last chosen, and a second tap with 3 players and beginner robots seats the player at such a
 table. Skipped without playwright or Debian's chromium (tests/test_e2e_browser.py). Screenshots:
 docs/screenshots/play-now-*.png."""
@@ -19,9 +20,10 @@ from test_e2e_browser import SHOTS, new_page, play_until  # noqa: E402
 
 def inside(page: Any, selector: str, width: int, height: int) -> None:
     """``selector`` lies wholly inside the screen, the page scrolled to its top."""
-    box = page.locator(selector).bounding_box()
-    assert page.evaluate("window.scrollY") == 0
-    assert box is not None and box["x"] >= 0 and box["y"] >= 0, box
+    # measured in one look: the lobby is drawn again as its messages come (friends, my tables)
+    box = page.evaluate("""(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+        return {x: r.x, y: r.y, width: r.width, height: r.height, scrolled: window.scrollY}; }""", selector)
+    assert box["scrolled"] == 0 and box["x"] >= 0 and box["y"] >= 0, box
     assert box["x"] + box["width"] <= width and box["y"] + box["height"] <= height, box
     assert box["height"] >= 44, box  # a thumb's target
 
@@ -47,6 +49,20 @@ def test_a_first_visitor_plays_a_deal_in_one_tap_then_another_table(server: str,
     seen = play_until(page, "#next-deal")  # the whole deal, to its result
     assert "play" in seen
     assert not page.errors, page.errors
+    table = page.evaluate("location.hash")
+
+    # the site opened again at its root: the game in progress is offered first, and resumed
+    page.goto(server + "/")
+    resume = "#my-tables [data-action='resume']"
+    page.wait_for_selector(resume)
+    assert page.locator("#my-tables h2").inner_text() == "Vos parties en cours"
+    assert page.locator(resume).inner_text() == "Reprendre"
+    inside(page, resume, 390, 844)
+    page.screenshot(path=str(SHOTS / "play-now-resume-390-fr.png"))
+    page.click(resume)
+    page.wait_for_selector("#hand .card")
+    assert page.evaluate("location.hash") == table
+    assert "Joueur " in page.locator(".seat[data-seat='0'] .name").inner_text()  # the same seat
 
     # back to the lobby (the game goes on with a robot in the seat): the panel, the last choice
     page.once("dialog", lambda d: d.accept())

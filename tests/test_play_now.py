@@ -102,3 +102,33 @@ def test_bad_fields_are_refused_and_open_nothing(tmp_path: Path, fields: dict[st
         assert a.expect("error")["code"] == "bad_message"
         assert client.get("/api/tables").json()["total"] == 0
         a.close()
+
+
+def test_the_lobby_tells_each_player_its_own_games_in_progress(tmp_path: Path) -> None:
+    """``my_tables``, after ``lobby``: the tables where the player holds a seat, a private one
+    too, a game in play first; never another player's, and not one the player left."""
+    with make_client(db_url("sqlite", tmp_path)) as client:
+        a, b = Player(client, "Ana"), Player(client, "Bob")
+        private = create_table(a, players=3, private=True)  # waiting, Ana at seat 0
+        playing = play_now(a)  # a game of its own? no: Ana holds a seat already, so back there
+        assert playing == private
+        b.send({"type": "lobby"})
+        b.expect("lobby")
+        assert b.expect("my_tables")["tables"] == []  # Bob sits nowhere: nothing of Ana's
+        a.send({"type": "lobby"})
+        a.expect("lobby")
+        mine = a.expect("my_tables")["tables"]
+        assert [t["id"] for t in mine] == [private] and mine[0]["options"]["private"] is True
+        assert mine[0]["status"] == "playing"  # (play-now seated the robots: dealt)
+        second = create_table(a, players=4)  # waiting: listed after the game in play
+        a.send({"type": "lobby"})
+        a.expect("lobby")
+        assert [t["id"] for t in a.expect("my_tables")["tables"]] == [private, second]
+        a.send({"type": "join", "table": second})
+        a.expect("snapshot")
+        a.send({"type": "leave"})  # not seated there any more
+        a.send({"type": "lobby"})
+        a.expect("lobby")
+        assert [t["id"] for t in a.expect("my_tables")["tables"]] == [private]
+        a.close()
+        b.close()

@@ -92,6 +92,7 @@ def test_every_server_message_builds_itself_as_its_model_says() -> None:
         p.Welcome: [p.Welcome.build("a", "Ann", "t"), p.Welcome.build("a", "Ann", None, account=True)],
         p.LobbyList: [p.LobbyList.build([], 0, 0)],
         p.LobbyUpdate: [p.LobbyUpdate.build([], ["t"], 3)],
+        p.MyTables: [p.MyTables.build([])],
         p.Created: [p.Created.build("t")],
         p.Invite: [p.Invite.build("t", "c")],
         p.Snapshot: [p.Snapshot.build("t", 2, {"you": 0, "version": 2})],

@@ -86,6 +86,18 @@ class LobbyList(_Message):
         return cls._of(tables=tables, total=total, offset=offset)
 
 
+class MyTables(_Message):
+    """After ``lobby``, to that connection alone: the tables of this process, not finished, where
+    its player holds a seat (private ones too), to go back to."""
+
+    type: Literal["my_tables"]
+    tables: list[TableSummary]
+
+    @classmethod
+    def build(cls, tables: list[dict[str, Any]]) -> dict[str, Any]:
+        return cls._of(tables=tables)
+
+
 class LobbyUpdate(_Message):
     """After the first ``lobby`` page, only what changed: the tables added or changed, the ones
     gone (finished, closed, made private), and the new count."""
@@ -351,9 +363,9 @@ class EventStart(_Message):
 
 
 ServerMessage = Annotated[
-    Welcome | LobbyList | LobbyUpdate | Created | Invite | Snapshot | TableEvent | Missed | Error | Pong
-    | ChatMessage | ChatLog | Muted | FriendList | FriendUpdate | Invitation | ChallengeState | EventStart
-    | HintAnswer,
+    Welcome | LobbyList | MyTables | LobbyUpdate | Created | Invite | Snapshot | TableEvent | Missed | Error
+    | Pong | ChatMessage | ChatLog | Muted | FriendList | FriendUpdate | Invitation | ChallengeState
+    | EventStart | HintAnswer,
     Field(discriminator="type"),
 ]
 SERVER_TYPES = message_types(ServerMessage)

@@ -41,7 +41,7 @@ from .connection import Connection
 from .headers import SecurityHeaders
 from .joining import join
 from .origin import cookie, same_origin
-from .play_now import play_now
+from .play_now import held_tables, play_now
 from .read_limit import ReadLimit
 from .socket import Socket
 
@@ -80,6 +80,7 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
     elif isinstance(msg, p.Lobby):
         hub.lobby.watchers.add(conn)
         conn.send(hub.lobby.state())
+        conn.send(p.MyTables.build([t.render.summary() for t in held_tables(hub, conn.player_id)]))
         conn.send(hub.lobby.room.log_for(conn, True))
     elif isinstance(msg, p.Chat) and msg.where == "lobby":
         if conn not in hub.lobby.watchers:

@@ -17,18 +17,19 @@ from .connection import Connection
 from .joining import join
 
 
-def _held(hub: Hub, player_id: str) -> Table | None:
-    """A table of this process, not finished, where ``player_id`` holds a seat (a game in play
-    first, then one waiting)."""
+def held_tables(hub: Hub, player_id: str) -> list[Table]:
+    """The tables of this process, not finished, where ``player_id`` holds a seat: games in play
+    first, then those waiting (``my_tables``, and where play-now goes back to)."""
     held = [t for t in hub.tables.values()
             if t.status != "finished" and t.state.seat_of(player_id) is not None]
-    return min(held, key=lambda t: t.status != "playing", default=None)
+    return sorted(held, key=lambda t: t.status != "playing")
 
 
 async def play_now(hub: Hub, conn: Connection, msg: p.PlayNow) -> dict[str, Any]:
     """The table to go to (``created``, as for a new table: the page joins it and finds its seat;
     the connection has joined it already where it seated the robots, which only who joined may)."""
-    table = _held(hub, conn.player_id)
+    held = held_tables(hub, conn.player_id)
+    table = held[0] if held else None
     if table is None:
         table = await hub.create(conn, p.TableOptions(players=msg.players), conn.ws.address, quota=False)
     if table.status == "waiting" and table.host == conn.player_id:

@@ -23,6 +23,7 @@ export function init(hooks) {
   render = hooks.render;
   return {
     "play-now": playNow,
+    resume: (el) => { location.hash = "#/t/" + el.dataset.table; },
     "play-now-guest": () => { playing = true; enterAsGuest(); },
     "lobby-more": async () => {  // the next page of the lobby
       const r = await fetch(`/api/tables?offset=${S.lobbyShown}&limit=${LOBBY_PAGE}`);

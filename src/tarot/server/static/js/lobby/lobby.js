@@ -9,7 +9,7 @@ import {friendsPanel, invitationsPanel} from "../community/friends.js";
 import {challengePanel} from "../competitions/challenge.js";
 import {eventsPanel} from "../competitions/events.js";
 import {optionsForm} from "./forms.js";
-import {playNowPanel} from "./playnow.js";
+import {myTablesPanel, playNowPanel} from "./playnow.js";
 
 export function lobbyView() {
   const tables = [...S.lobby.values()].sort((a, b) => (a.status !== "waiting") - (b.status !== "waiting"));
@@ -23,7 +23,7 @@ export function lobbyView() {
       + (isGuest(s) ? ` (${t("guest")})` : "")).join(", ")),
     h("td", {}, t("status_" + tb.status)),
     h("td", {}, h("a", {href: "#/t/" + tb.id}, h("button", {}, t("join"))))));
-  return h("div", {}, kept("playnow", () => playNowPanel()), invitationsPanel(), challengePanel(), eventsPanel(),
+  return h("div", {}, myTablesPanel(), kept("playnow", () => playNowPanel()), invitationsPanel(), challengePanel(), eventsPanel(),
     h("section", {class: "panel"}, h("h2", {}, t("create")),
       kept("create", () => optionsForm({players: 4, deals: 4, move_time: null, private: false, spectators: true},
         t("create"), "create_table"))),

@@ -1,9 +1,11 @@
-// One tap to play (``play_now``, docs/protocol.md): a seat at a table with robots, dealt at once.
+// One tap to play (``play_now``, docs/protocol.md): a seat at a table with robots, dealt at once;
+// and the player's games in progress (``my_tables``), each with its "Resume".
 // The table's size and the robots' level are the ones the player chose last (kept in the
 // browser), 4 players and club robots the first time. On the very first visit the button plays
 // as a guest named for the page's language ("Joueur 4821"), a name the profile can change later.
 import {h} from "../core/dom.js";
-import {fill, t} from "../core/i18n.js";
+import {fill, plural, t} from "../core/i18n.js";
+import {seatName} from "../core/names.js";
 import {send} from "../core/net.js";
 import {S, change} from "../core/store.js";
 
@@ -50,4 +52,15 @@ export function enterAsGuest() {
   change("named", {name: guestName()});
   localStorage.setItem("tarot.name", S.name);
   send({type: "hello", name: S.name, token: S.token});
+}
+
+// "Your games in progress": the tables where the player holds a seat, a game in play first.
+export function myTablesPanel() {
+  if (!S.myTables.length) return null;
+  return h("section", {class: "panel my-tables", id: "my-tables"}, h("h2", {}, t("my_tables")),
+    h("ul", {}, S.myTables.map((tb) => h("li", {"data-table": tb.id},
+      h("span", {class: "mt-what"}, `${fill("pn_players", {n: tb.options.players})} · ${tb.options.deals} `
+        + t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase() + ` · ${t("status_" + tb.status)}`),
+      h("span", {class: "mt-who"}, tb.seats.map((s, i) => seatName(i, tb.seats)).join(", ")),
+      h("button", {class: "primary", "data-action": "resume", "data-table": tb.id}, t("resume"))))));
 }

@@ -1,4 +1,5 @@
-// The lobby's list of tables: the first page, then only what changed, and the pages asked for.
+// The lobby's list of tables: the first page, then only what changed, and the pages asked for;
+// the player's own games in progress.
 // Pure: ``(S, message) -> changes`` (core/store.js writes them).
 import {LOBBY_PAGE} from "../core/store.js";
 
@@ -10,6 +11,7 @@ export const server = {
     for (const id of m.removed) lobby.delete(id);
     return {lobby, lobbyTotal: m.total};
   },
+  my_tables: (S, m) => ({myTables: m.tables}),
   created: () => null,  // (the page goes to the table: lobby/index.js)
 };
 
