@@ -717,6 +717,12 @@ def test_french_everywhere_cards_help_and_errors(server: str, browser: Any) -> N
     page.goto(server + "/")
     page.evaluate("() => localStorage.setItem('tarot.lang', 'fr')")
     enter(page, server, "Jules")
+    assert page.locator("#sound").inner_text() == "♪ coupé"  # the header's words too (issue 33)
+    page.click("#sound")
+    assert page.locator("#sound").inner_text() == "♪ activé"
+    page.click("#lang")
+    assert page.locator("#sound").inner_text() == "♪ on"
+    page.click("#lang")
     create(page, 5, deals=1)
     sit_with_bots(page, 5)
     # the corner of each suit card, drawn in SVG: French letters, never K, Q, J, Kn

@@ -54,6 +54,7 @@ def test_a_competitive_game_to_its_end_moves_rating_chips_and_xp(server: str, br
     page.wait_for_selector("#ranking li")
     mine = page.locator("#ranking li", has_text="Dominique").inner_text()
     assert "rating 0.0 →" in mine and "XP" in mine
+    assert "-" not in mine  # a true minus (−) in every figure, the rating's too (issue 33)
     page.locator("#ranking").scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / "competitive-end.png"))
     after = profile(page, "Dominique")

@@ -105,6 +105,7 @@ const drawn = new Map();  // region id → the key it was drawn with
 
 function render() {
   $("#lang").textContent = lang() === "fr" ? "EN" : "FR";
+  soundButton();  // (its words in the page's language)
   accountHeader();  // the name (a link for an account), sign in or out, the ranking
   const app = $("#app");
   const focused = document.activeElement;  // a kept form's field keeps the focus and the caret
@@ -170,7 +171,11 @@ document.addEventListener("toggle", (e) => {
 
 // --- the header ------------------------------------------------------------------------------
 
-function soundButton() { const b = $("#sound"); b.setAttribute("aria-pressed", S.sound); b.textContent = S.sound ? "♪ on" : "♪ off"; }
+function soundButton() {
+  const b = $("#sound");
+  b.setAttribute("aria-pressed", S.sound); b.textContent = "♪ " + t(S.sound ? "sound_on" : "sound_off");
+  b.title = t("sound_title");
+}
 Object.assign(ACTIONS, {
   "lang": () => { setLang(lang() === "fr" ? "en" : "fr"); $("#offline").textContent = t("offline"); screen = null; render(); },
   "sound": () => {

@@ -46,7 +46,7 @@ export function rankingView(ranking, outcome = null) {
     const o = out.get(r.seat);
     if (!o) return "";
     const parts = [];
-    const one = (x) => x.toLocaleString(lang(), {minimumFractionDigits: 1, maximumFractionDigits: 1});
+    const one = (x) => minus(x.toLocaleString(lang(), {minimumFractionDigits: 1, maximumFractionDigits: 1}));
     if (o.ordinal_after != null) parts.push(`${t("rating")} ${one(o.ordinal_before)} → ${one(o.ordinal_after)}`);
     if (o.chips) parts.push(`${signed(o.chips)} ${t("chips")}`);
     if (o.xp) parts.push(`+${o.xp} XP`);
