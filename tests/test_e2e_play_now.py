@@ -41,6 +41,8 @@ def test_a_first_visitor_plays_a_deal_in_one_tap_then_another_table(server: str,
     page.screenshot(path=str(SHOTS / "play-now-first-390-fr.png"))
     page.click(button)
     page.wait_for_selector("#hand .card")
+    page.wait_for_selector("button.bid")  # the player's turn to bid: the tab says so (issue 33)
+    assert page.title() == "● À vous — Tarot"
     me = page.locator(".seat[data-seat='0'] .name").inner_text()
     assert "Joueur " in me, me  # a guest's name in the page's language
     assert page.locator(".seat").count() == 4
@@ -75,6 +77,7 @@ def test_a_first_visitor_plays_a_deal_in_one_tap_then_another_table(server: str,
     page.wait_for_selector("[data-action='play-now']")
     assert page.locator("#pn-players").input_value() == "3"
     assert page.locator("#pn-bot").input_value() == "random"
+    assert page.title() == "Tarot"  # (in the lobby: the plain title)
     page.click("[data-action='play-now']")
     page.wait_for_selector("#hand .card")
     assert page.locator(".seat").count() == 3

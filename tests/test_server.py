@@ -317,6 +317,12 @@ def test_hello_first_and_lobby_lists_public_tables_only(tmp_path: Path) -> None:
                                                  "spectator_chat": "all"}
         assert client.get("/api/tables").json()["tables"][0]["id"] == pub
         assert "<html" in client.get("/").text.lower() or "<!doctype" in client.get("/").text.lower()
+        # the site's icon, where the page links it and where browsers look without a link (issue 33)
+        assert 'rel="icon" href="/static/favicon.svg"' in client.get("/").text
+        for path in ("/favicon.ico", "/static/favicon.svg"):
+            icon = client.get(path)
+            assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
+            assert icon.text.startswith("<svg")
         a.close()
 
 

@@ -318,6 +318,10 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
     async def index() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    @app.get("/favicon.ico")  # (asked for by browsers and tools that do not read the page's icon link)
+    async def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     @app.get("/api/tables")
     async def tables(offset: int = 0, limit: int = LOBBY_PAGE) -> JSONResponse:
         """The lobby's tables, a page at a time (``total`` says how many there are)."""

@@ -106,6 +106,8 @@ const drawn = new Map();  // region id → the key it was drawn with
 function render() {
   $("#lang").textContent = lang() === "fr" ? "EN" : "FR";
   soundButton();  // (its words in the page's language)
+  // the tab says when it is the player's turn (seen from another tab)
+  document.title = S.table && S.state && S.wasMyTurn ? `● ${t("yourturn")} — Tarot` : "Tarot";
   accountHeader();  // the name (a link for an account), sign in or out, the ranking
   const app = $("#app");
   const focused = document.activeElement;  // a kept form's field keeps the focus and the caret
