@@ -7,7 +7,7 @@
 // the hands as dealt, less the cards played, the taker's with the chien and less the écart.
 import {cardEl, cardName, sortCards} from "../cards/cards.js";
 import {$, h, s as svg} from "../core/dom.js";
-import {colon, fill, lang, minus, plural, signed, t} from "../core/i18n.js";
+import {colon, fill, lang, minus, plural, signed, t, texts} from "../core/i18n.js";
 
 let hooks = {render: () => {}};
 // the replay shown: {gid, deal, step, status: loading|ok|none|error, data}
@@ -93,11 +93,18 @@ export function replayView() {
   return {key, nodes: () => [h("div", {id: "replay-page"}, replayPage(pos))]};
 }
 
-// A seat's name; a name at several seats (bots of one kind) with its seat's number.
+// A seat's name; a name at several seats with its seat's number. A robot's player is named for
+// its kind ("Heuristic"): shown as the table showed it, in the page's language ("Robot 2").
 function namer(seats) {
   const count = {};
   for (const s of seats) count[s.name] = (count[s.name] || 0) + 1;
-  return (i) => { const s = seats[i]; return !s ? `${t("rp_seat")} ${i + 1}` : count[s.name] > 1 ? `${s.name} ${i + 1}` : s.name; };
+  return (i) => {
+    const s = seats[i];
+    if (!s) return `${t("rp_seat")} ${i + 1}`;
+    const robot = s.bot && texts()["botname_" + s.name.toLowerCase()];
+    if (robot) return `${robot} ${i + 1}`;
+    return count[s.name] > 1 ? `${s.name} ${i + 1}` : s.name;
+  };
 }
 
 const panel = (attrs, ...kids) => h("section", {class: "panel", ...attrs}, ...kids);
