@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import threading
 import time
 from collections.abc import Callable
@@ -113,6 +114,8 @@ def shows_more(page: Any, box: str, items: str, first: int, label: str, total: i
     assert page.locator(box).count() == 0
 
 
+TAKER = re.compile(r"^(Taker|Preneur)$")  # the taker's badge at its seat
+
 # What a player may have to do on the page (or the ``done`` the loop waits for): the play loops
 # wait for it to show rather than for a fixed time.
 READY = ("(done) => !!document.querySelector(done) || !!document.querySelector('button.bid,"
@@ -177,6 +180,8 @@ def play_step(page: Any, seen: set[str], shots: dict[str, str], take: str = "gar
             assert label == "Current trick" and center is not None and "Previous trick →" in center
     if page.locator("button.bid").count():
         seen.add("bid")
+        # the auction is open: nobody is the taker yet, whoever bid highest (issue 33)
+        assert not page.locator(".seat .badge", has_text=TAKER).count()
         if "bidding" in shots:
             page.screenshot(path=str(SHOTS / shots.pop("bidding")))
         # take with ``take`` (else the highest bid) the first time: the chien, the call, the écart

@@ -76,7 +76,7 @@ function infoView() {
   if (st.game && st.game.commitment) info.append(h("details", {id: "fairness", open: S.open.has("fairness")}, h("summary", {}, t("fairness")),
     h("span", {class: "mono"}, `${t("commitment")}${colon()}${st.game.commitment}`)));
   if (v) {
-    if (v.contract) info.append(h("span", {}, `${t("taker")}${colon()}${seatName(v.taker)} · ${t(v.contract)}`));
+    if (v.contract && v.phase !== "bidding") info.append(h("span", {}, `${t("taker")}${colon()}${seatName(v.taker)} · ${t(v.contract)}`));
     if (v.called) info.append(h("span", {}, `${t("called")}${colon()}`, cardEl(v.called, "small")));
     if (v.turn != null) info.append(h("span", {id: "turn"}, v.turn === you ? h("b", {}, t("yourturn")) : `${t("turn")}${colon()}${seatName(v.turn)}`));
     if (S.timeLeft != null && v.turn != null) info.append(h("span", {id: "timer"}, timerText()));
@@ -133,7 +133,7 @@ function feltView() {
       h("span", {class: "who"}, seatName(i)), isGuest(s) ? guestMark() : null,
       s.away ? h("span", {class: "badge"}, t("away")) : null,
       v && v.dealer === i ? h("span", {class: "badge", title: t("dealer")}, "D") : null,
-      v && v.taker === i ? h("span", {class: "badge"}, t("taker")) : null,
+      v && v.taker === i && v.phase !== "bidding" ? h("span", {class: "badge"}, t("taker")) : null,  // (once the auction is over)
       v ? h("span", {class: "badge"}, v.hand_sizes[i]) : null));
     if (!s.taken && tb.status !== "playing") {
       el.append(h("div", {class: "seat-buttons"},
