@@ -209,6 +209,7 @@ def play_step(page: Any, seen: set[str], shots: dict[str, str], take: str = "gar
         if page.locator("#ecart:enabled").count():
             tap(page.locator("#ecart"))
     elif page.locator("button.chelem").count():
+        assert not page.locator("#chien").count()  # the écart made: the chien is no longer drawn (issue 33)
         tap(page.locator("button.chelem").last)
     elif poignee and page.locator("button.poignee").count():
         seen.add("poignee")

@@ -164,7 +164,7 @@ function feltView() {
 
 function centreView(v, last) {
   const center = h("div", {id: "center"});
-  if (v && v.chien && v.phase !== "play" && v.phase !== "done")
+  if (v && v.chien && (v.phase === "call" || v.phase === "ecart"))  // (at the chelem's question it is put aside)
     center.append(h("div", {}, t("chien"), h("div", {id: "chien"}, sortCards(v.chien).map((c) => cardEl(c, "small")))));
   if (v && v.bids.length && v.phase === "bidding")
     center.append(h("div", {id: "bids"}, v.bids.map((b) => h("div", {}, `${seatName(b.seat)}${colon()}${t(b.bid)}`))));
