@@ -96,4 +96,5 @@ def test_two_browsers_vote_to_cancel_a_game(server: str, browser: Any) -> None:
     alice.click("#cancel-accept")
     for page in (alice, bob):
         shown(page, "#cancelled", "cancelled by agreement")
+    assert alice.locator("#deal-of").inner_text() == "Game cancelled"  # not "Deal 0/3" (issue 33)
     assert profile(alice, "Alix")["chips"] == 1000 and profile(bob, "Bastien")["chips"] == 1000

@@ -69,9 +69,10 @@ function infoView() {
   if (tb.challenge) info.append(challengeTitle(tb.challenge));  // "Daily challenge — deal k of n", in place of "Deal 1/1"
   else if (tb.event) info.append(eventTitle(tb.event));  // "Event — table N", and the way to its page
   if (st.game && !tb.challenge) {
-    // the deal under way (during the pause after a deal, the one just played)
+    // the deal under way (during the pause after a deal, the one just played); a game cancelled
+    // says so (not "Deal 0/2")
     const current = st.game.played + (tb.status === "playing" && !st.next_deal ? 1 : 0);
-    info.append(h("span", {}, `${t("deal")} ${current}/${st.game.deals}`));
+    info.append(h("span", {id: "deal-of"}, st.game.cancelled ? t("game_cancelled") : `${t("deal")} ${current}/${st.game.deals}`));
   }
   if (st.game && st.game.commitment) info.append(h("details", {id: "fairness", open: S.open.has("fairness")}, h("summary", {}, t("fairness")),
     h("span", {class: "mono"}, `${t("commitment")}${colon()}${st.game.commitment}`)));
