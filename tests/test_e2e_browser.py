@@ -418,6 +418,8 @@ def test_the_lobby_shows_more_tables_on_demand(tmp_path: Path, browser: Any) -> 
             enter(page, f"http://127.0.0.1:{port}", "Lou")
             shows_more(page, "p.more", "table.tables tr", 50, "Afficher plus (10)", 60)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390
+            # each table's facts in words, not "4p" (issue 33)
+            assert page.locator("table.tables td.facts").first.inner_text() == "4 joueurs · 4 donnes"
             page.close()
     finally:
         stop_server(*running)

@@ -16,7 +16,7 @@ export function lobbyView() {
   // (waiting ones first: they have seats) at most ``lobbyShown``; a button shows more
   const more = Math.max(0, S.lobbyTotal - Math.min(S.lobbyShown, tables.length));
   const rows = tables.slice(0, S.lobbyShown).map((tb) => h("tr", {},
-    h("td", {}, `${tb.options.players}p · ${tb.options.deals} ${t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase()}` +
+    h("td", {class: "facts"}, `${fill("pn_players", {n: tb.options.players})} · ${tb.options.deals} ${t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase()}` +
       (tb.options.move_time ? ` · ${tb.options.move_time}s` : "") + (tb.options.spectators ? "" : ` · ${t("nospectators")}`) +
       (tb.options.competitive ? ` · ${t("competitive_short")}` + (tb.options.stake ? ` · ${tb.options.stake} ${t("chips")}` : "") : "")),
     h("td", {class: "who"}, tb.seats.map((s, i) => (s.host ? "★ " : "") + seatName(i, tb.seats)
