@@ -35,6 +35,7 @@ def test_a_first_visitor_plays_a_deal_in_one_tap_then_another_table(server: str,
     button = "[data-action='play-now-guest']"
     inside(page, button, 390, 844)  # the first thing to do, above the fold
     assert page.locator(button).inner_text() == "Jouer maintenant"
+    assert page.locator("#me").inner_text() == "Invité"  # not the server's placeholder, "Guest"
     assert page.locator("#pn-players").input_value() == "4"  # the defaults: 4 players, club robots
     assert page.locator("#pn-bot").input_value() == "heuristic"
     SHOTS.mkdir(parents=True, exist_ok=True)

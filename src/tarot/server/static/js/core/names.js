@@ -6,7 +6,7 @@ import {S} from "./store.js";
 // A bot the host seats is named by the server "<Kind> <seat>", in English (table/seating.py):
 // the page shows it short, in its own language ("Robot 2", "Robot+ 3" for a search bot), so
 // that on a phone the number is not cut off.
-const capital = (x) => x.charAt(0).toUpperCase() + x.slice(1);
+export const capital = (x) => x.charAt(0).toUpperCase() + x.slice(1);
 
 // A guest (a person not signed in) is marked wherever its name shows: no guest may take an
 // account's name, and the mark tells the guest who chose a like one from the account.

@@ -6,6 +6,7 @@
 // its hello plays as the account (or as the guest again). Refusals are said from their ``code``.
 import {$, h, toast} from "../core/dom.js";
 import {fill, lang, t, texts} from "../core/i18n.js";
+import {capital} from "../core/names.js";
 import {S, change} from "../core/store.js";
 import {historyPanel} from "./replay.js";
 import {statsPanel} from "./stats.js";
@@ -61,13 +62,16 @@ const botMark = () => [" ", h("span", {class: "bot-mark"}, t("acc_botmark"))];  
 
 export function accountHeader() {
   const me = S.me, bar = $("#account-bar");
-  const key = [lang(), me ? me.name : "", me ? !!me.account : ""].join("|");
+  // before a guest chose a name it plays under the server's placeholder ("Guest"): the page says
+  // "Invité" / "Guest" in its own language
+  const unnamed = me && !me.account && !S.name;
+  const key = [lang(), me ? me.name : "", me ? !!me.account : "", unnamed].join("|");
   if (bar.dataset.key === key) return;  // unchanged: left as it is
   bar.dataset.key = key;
   $("#ranking-link").textContent = t("acc_ranking");
   const name = $("#me");
   if (me && me.account) name.replaceChildren(h("a", {href: profileHash(me.name), id: "me-link"}, me.name));
-  else name.textContent = me ? me.name : "";
+  else name.textContent = unnamed ? capital(t("guest")) : me ? me.name : "";
   if (!me) bar.replaceChildren();  // not known before the welcome
   else if (me.account) bar.replaceChildren(h("button", {type: "button", id: "sign-out", "data-action": "sign-out"}, t("acc_signout")));
   else bar.replaceChildren(h("button", {type: "button", id: "sign-in", "data-action": "sign-in"}, t("acc_signin")));
