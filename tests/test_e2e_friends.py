@@ -101,3 +101,9 @@ def test_friends_invite_chat_play_and_replay(server: str, browser: Any, tmp_path
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["legal"] is True
     assert alice.errors == [] and bob.errors == [] and carol.errors == []
+    # Bob goes away: Alice's lobby says he is offline (not "Connection lost — reconnecting…",
+    # the words of her own connection's banner; issue 33)
+    bob.close()
+    alice.goto(base + "/")
+    alice.wait_for_selector("#friends-lobby .friend:not(.online):has-text('Bob')")
+    assert alice.locator("#friends-lobby .friend:has-text('Bob') .where").inner_text() == "offline"

@@ -40,8 +40,8 @@ export function friendsPanel(at) {
   const here = at === "table" && S.state && (S.state.you >= 0 || (S.me && S.state.table.host === S.me.id));
   const list = [...S.friends.values()].sort((a, b) => (b.online - a.online) || a.name.localeCompare(b.name));
   const rows = list.map((f) => h("li", {class: "friend" + (f.online ? " online" : ""), "data-friend": f.id},
-    h("span", {class: "dot", title: t(f.online ? "online" : "offline")}, f.online ? "●" : "○"), " ", h("b", {}, f.name), " ",
-    h("span", {class: "where"}, f.online ? (f.table ? t("at_table") : t("online")) : t("offline")), " ",
+    h("span", {class: "dot", title: t(f.online ? "online" : "friend_offline")}, f.online ? "●" : "○"), " ", h("b", {}, f.name), " ",
+    h("span", {class: "where"}, f.online ? (f.table ? t("at_table") : t("online")) : t("friend_offline")), " ",
     at === "lobby" && f.table ? h("a", {href: "#/t/" + f.table, class: "join-friend"}, h("button", {}, t("join"))) : null,
     here && f.online && !(S.state.table.seats.some((s) => s.name === f.name))
       ? h("button", {class: "invite-friend", "data-action": "friend-invite", "data-player": f.id, "data-name": f.name}, t("invite_friend")) : null,
