@@ -55,6 +55,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     is lost under pytest 9.2, so each test went its own way.)"""
     from xdist.scheduler import LoadFileScheduling
 
+    config.option.loadscopereorder = False  # (the order of collection: the long modules first)
+
     class ModuleScheduling(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
             module = super()._split_scope(nodeid)
@@ -63,7 +65,15 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     return ModuleScheduling(config, log)
 
 
+def _long(item: pytest.Item) -> bool:
+    """A module whose tests take long: the browser's, and the Redis ones (several processes)."""
+    return item.path.stem.startswith("test_e2e") or item.path.stem in REDIS_MODULES
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # The long modules first: two at a time, the many short ones then fill in till the end, so
+    # that neither worker is left with a long module when the other is done.
+    items.sort(key=lambda item: not _long(item))
     if not config.getoption("--engine-and-bots"):
         return
     site = [item for item in items if _of_the_site(item.path)]

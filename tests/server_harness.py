@@ -52,15 +52,16 @@ class QuietTab:
         self.got.append(text)
 
 
-def sqlite_hub(tmp_path: Path) -> Any:
-    """A store on a fresh SQLite file and the hub of its tables, in process (no web server)."""
+def sqlite_hub(tmp_path: Path, chance: random.Random | None = None) -> Any:
+    """A store on a fresh SQLite file and the hub of its tables, in process (no web server);
+    ``chance``: the deals' (the system's by default)."""
     from tarot.server.hub import Hub
     from tarot.server.store.store import Store, migrate
 
     url = f"sqlite:///{tmp_path / 'tarot.sqlite3'}"
     migrate(url)
     store = Store(url)
-    return store, Hub(store)
+    return store, Hub(store, chance=chance)
 
 
 def reset_postgres(url: str) -> None:
