@@ -130,7 +130,11 @@ def test_a_bot_fills_the_last_table_and_is_compared_but_not_ranked(tmp_path: Pat
         eid = new_event(members[0], deals=2)
         for m in members[1:]:
             m.post(f"/api/events/{eid}/registration")
+        planned = client.get(f"/api/events/{eid}").json()["starts"]
         assert members[0].post(f"/api/events/{eid}/start").json() == {"tables": 2}
+        started = client.get(f"/api/events/{eid}").json()["starts"]
+        # started now, not as planned (its page showed the planned start; issue 33)
+        assert started < planned and abs(started - dt.datetime.now(dt.UTC).timestamp()) < 60
         sit_down(members, eid)
         drive([m.ws for m in members], seed=5, timeout=120)
         page = client.get(f"/api/events/{eid}").json()

@@ -14,7 +14,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import case, func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from tarot.bots.evaluation import contract_for, hand_points
@@ -167,9 +167,12 @@ def _registered(conn: Connection, eids: list[int]) -> Any:
 
 def begin(conn: Connection, eid: int) -> Event | None:
     """Close the registrations (once: the event that was registering is now playing); None if
-    it was not registering any more (another call began it)."""
+    it was not registering any more (another call began it). Begun before its planned start
+    (its organiser's "start now"), its start is now: its page no longer shows the planned one."""
+    now = stamp(conn)
+    starts = case((EventRow.starts > now, now), else_=EventRow.starts)
     done = conn.execute(update(EventRow).where(EventRow.id == eid, EventRow.status == "registering")
-                        .values(status="playing"))
+                        .values(status="playing", starts=starts))
     return _event(conn, eid) if done.rowcount == 1 else None
 
 
