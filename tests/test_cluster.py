@@ -318,7 +318,11 @@ def test_limits_and_presence_hold_across_nodes(nodes: Nodes) -> None:
         r.close()
     finally:
         late.terminate()
-        late.wait(10)
+        try:
+            late.wait(10)
+        except subprocess.TimeoutExpired:  # (seen once in CI under load: killed, so that no node
+            late.kill()                   # outlives the test and counts in the next module's cluster)
+            late.wait(10)
 
     # Paul floods A (a burst of 200 messages a player): cut off there, then refused by B too
     for _ in range(300):
