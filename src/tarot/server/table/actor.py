@@ -281,14 +281,14 @@ class Table:
         if client not in self.watchers and not isinstance(message, p.Join | p.Leave):
             return Outcome(reply=(p.Pong.build() if isinstance(message, p.Ping)
                                   else p.Error.build("join the table first", "not_joined"),))
+        if isinstance(message, p.Act):  # (first: nearly every message is a move, which no kind refuses)
+            return flow.act(state, client, message)
         # what the table's kind refuses (a hint's refusal waits for its seat's: ``Hints.refusal``)
         refused = None if isinstance(message, p.Hint) else kinds.refusal(state, type(message))
         if refused is not None:
             return Outcome(reply=(refused,))
         ctx = self._context
         match message:
-            case p.Act():  # (first: nearly every message is a move)
-                return flow.act(state, client, message)
             case p.Join():
                 return await seating.join(state, client, message, ctx())
             case p.Sit():

@@ -13,8 +13,7 @@ sent away): they have no version.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from tarot.engine import Action, Ecart, action_to_dict
@@ -197,11 +196,12 @@ class ActionPlayed(TableEvent):
     seat: int
     action: Action
     by: str
+    # the action as a record holds it, made once for the store, the event and the taker's écart
+    # (a field set at creation: a cached_property takes a lock at each first read)
+    whole: dict[str, Any] = field(init=False, repr=False, compare=False)
 
-    @cached_property
-    def whole(self) -> dict[str, Any]:
-        """The action as a record holds it (once: the store, the event and the taker's écart)."""
-        return action_to_dict(self.action)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "whole", action_to_dict(self.action))
 
     def fields(self) -> dict[str, Any]:
         return {"seat": self.seat, "action": public_action(self.action, self.whole), "by": self.by}
