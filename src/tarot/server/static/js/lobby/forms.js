@@ -9,10 +9,19 @@ export function nameForm() {
   const input = h("input", {id: "name", maxlength: 24, required: true, autofocus: true});
   const err = h("p", {class: "form-error", id: "name-error", role: "alert", hidden: true});
   return h("form", {class: "panel", onsubmit: (e) => {
-    e.preventDefault(); change("named", {name: input.value.trim()}); if (!S.name) return;
+    e.preventDefault();
+    if (!input.value.trim()) return;
     err.hidden = true;
-    localStorage.setItem("tarot.name", S.name); send({type: "hello", name: S.name, token: S.token});
+    enter(input.value.trim());
   }}, h("label", {for: "name"}, t("name") + " "), input, " ", h("button", {class: "primary", id: "enter"}, t("go")), err);
+}
+
+// The hello as a guest named ``name`` (the name form's, play-now's on a first visit), kept for
+// the next visit.
+export function enter(name) {
+  change("named", {name});
+  localStorage.setItem("tarot.name", S.name);
+  send({type: "hello", name: S.name, token: S.token});
 }
 
 // A name the server refused (bad_name, name_taken): said under the field, where the player looks

@@ -1,6 +1,6 @@
 // The lobby: play-now, the daily challenge's and the events' panels and the create form on top, then the open tables with their options.
 import {h} from "../core/dom.js";
-import {fill, plural, t} from "../core/i18n.js";
+import {fill, t} from "../core/i18n.js";
 import {kept} from "../core/kept.js";
 import {isGuest, seatName} from "../core/names.js";
 import {S} from "../core/store.js";
@@ -9,14 +9,14 @@ import {friendsPanel, invitationsPanel} from "../community/friends.js";
 import {challengePanel} from "../competitions/challenge.js";
 import {eventsPanel} from "../competitions/events.js";
 import {optionsForm} from "./forms.js";
-import {myTablesPanel, playNowPanel} from "./playnow.js";
+import {myTablesPanel, playNowPanel, tableFacts} from "./playnow.js";
 
 export function lobbyView() {
   const tables = [...S.lobby.values()].sort((a, b) => (a.status !== "waiting") - (b.status !== "waiting"));
   // (waiting ones first: they have seats) at most ``lobbyShown``; a button shows more
   const more = Math.max(0, S.lobbyTotal - Math.min(S.lobbyShown, tables.length));
   const rows = tables.slice(0, S.lobbyShown).map((tb) => h("tr", {},
-    h("td", {class: "facts"}, `${fill("pn_players", {n: tb.options.players})} · ${tb.options.deals} ${t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase()}` +
+    h("td", {class: "facts"}, tableFacts(tb.options) +
       (tb.options.move_time ? ` · ${tb.options.move_time}s` : "") + (tb.options.spectators ? "" : ` · ${t("nospectators")}`) +
       (tb.options.competitive ? ` · ${t("competitive_short")}` + (tb.options.stake ? ` · ${tb.options.stake} ${t("chips")}` : "") : "")),
     h("td", {class: "who"}, tb.seats.map((s, i) => (s.host ? "★ " : "") + seatName(i, tb.seats)

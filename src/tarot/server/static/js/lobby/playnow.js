@@ -7,7 +7,8 @@ import {h} from "../core/dom.js";
 import {fill, plural, t} from "../core/i18n.js";
 import {seatName} from "../core/names.js";
 import {send} from "../core/net.js";
-import {S, change} from "../core/store.js";
+import {S} from "../core/store.js";
+import {enter} from "./forms.js";
 
 const KEY = "tarot.playNow";
 const SIZES = [3, 4, 5];
@@ -49,9 +50,7 @@ export function guestName() {
 // The first visit's button: the hello as a guest, as the name form sends it (lobby/index.js
 // plays once the lobby answers, after the welcome).
 export function enterAsGuest() {
-  change("named", {name: guestName()});
-  localStorage.setItem("tarot.name", S.name);
-  send({type: "hello", name: S.name, token: S.token});
+  enter(guestName());
 }
 
 // "Your games in progress": the tables where the player holds a seat, a game in play first.
@@ -59,8 +58,13 @@ export function myTablesPanel() {
   if (!S.myTables.length) return null;
   return h("section", {class: "panel my-tables", id: "my-tables"}, h("h2", {}, t("my_tables")),
     h("ul", {}, S.myTables.map((tb) => h("li", {"data-table": tb.id},
-      h("span", {class: "mt-what"}, `${fill("pn_players", {n: tb.options.players})} · ${tb.options.deals} `
-        + t(plural(tb.options.deals) ? "deals" : "deal").toLowerCase() + ` · ${t("status_" + tb.status)}`),
+      h("span", {class: "mt-what"}, `${tableFacts(tb.options)} · ${t("status_" + tb.status)}`),
       h("span", {class: "mt-who"}, tb.seats.map((s, i) => seatName(i, tb.seats)).join(", ")),
       h("button", {class: "primary", "data-action": "resume", "data-table": tb.id}, t("resume"))))));
+}
+
+// A table's size and length as the lobby says them: "4 joueurs · 2 donnes".
+export function tableFacts(options) {
+  return `${fill("pn_players", {n: options.players})} · ${options.deals} `
+    + t(plural(options.deals) ? "deals" : "deal").toLowerCase();
 }
