@@ -121,8 +121,10 @@ def test_score_sheet_tables_in_english_and_french() -> None:
                   "poignée simple"):
         assert words in english.stdout
     french = invoke("score", "--lang", "fr", EXAMPLES / "summaries.json")
-    for words in ("Total", "Joueur 1", "fait de 8", "chuté de 7", "+2060", "petit au bout attaque +20"):
+    for words in ("Total", "Joueur 1", "fait de 8", "chuté de 7", "+2060", "petit au bout attaque +20",
+                  "\u2212388", "\u22121348"):
         assert words in french.stdout
+    assert "-388" not in french.stdout and "-1348" not in french.stdout
 
 
 def test_one_summary_table() -> None:
@@ -252,12 +254,24 @@ def test_replay_tables_in_english_and_french() -> None:
         assert words in english.stdout, words
     french = invoke("replay", "--lang", "fr", path)
     for words in ("Preneur", "Joueur 2", "Bouts", "À faire", "chuté de 6", "Joueur 2 (preneur)",
-                  "Joueur 0 (défenseur)", "-246"):
+                  "Joueur 0 (défenseur)", "\u2212246", "simple \u221220"):
         assert words in french.stdout, words
+    assert "-246" not in french.stdout and "-20" not in french.stdout  # French: a true minus (U+2212)
     five = invoke("replay", "--lang", "en", EXAMPLES / "deal-5p.json")
     assert "Seat 3 (partner)" in five.stdout and "54.5" in five.stdout
     sheet = invoke("replay", "--lang", "fr", EXAMPLES / "game-4p.json")
     assert "Total" in sheet.stdout and "Garde contre par le joueur 0" in sheet.stdout
+
+
+def test_json_is_the_same_in_every_language() -> None:
+    """``--json`` keeps plain numbers (a hyphen minus, a decimal point) and card codes in French."""
+    for command, files in (("replay", [EXAMPLES / "deal-4p.json", EXAMPLES / "game-4p.json"]),
+                           ("score", [EXAMPLES / "summaries.json", EXAMPLES / "summary-3p.json"])):
+        english = invoke(command, "--json", "--lang", "en", *files)
+        french = invoke(command, "--json", "--lang", "fr", *files)
+        assert english.exit_code == french.exit_code == 0
+        assert french.stdout == english.stdout
+        assert "\u2212" not in french.stdout and "-" in french.stdout
 
 
 def test_language_from_the_locale() -> None:

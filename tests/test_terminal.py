@@ -14,8 +14,9 @@ import pytest
 from rich.console import Console
 
 from tarot.bots import RandomBot
-from tarot.cli.i18n import MESSAGES, Lang
+from tarot.cli.i18n import MESSAGES, Lang, number, signed
 from tarot.cli.terminal import (
+    Invalid,
     TerminalGame,
     default_poignee,
     ecart_listing,
@@ -23,8 +24,22 @@ from tarot.cli.terminal import (
     parse_card,
     pick_cards,
 )
-from tarot.cli.terminal_render import card_label
-from tarot.engine import CARDS, Action, Bid, Card, Contract, Deal, Ecart, Game, Play, Poignee, View, variant
+from tarot.cli.terminal_render import card_label, card_name
+from tarot.engine import (
+    CARDS,
+    Action,
+    Bid,
+    Card,
+    Contract,
+    Deal,
+    Ecart,
+    Game,
+    IllegalAction,
+    Play,
+    Poignee,
+    View,
+    variant,
+)
 
 TAROT = Path(sys.executable).parent / "tarot"
 Responder = Callable[[TerminalGame], str]
@@ -368,6 +383,214 @@ def test_french() -> None:
     out = output(console)
     assert "Classement final" in out and "Votre carte :" in out and "Feuille de marque" in out
     assert "Final ranking" not in out
+
+
+# French as the site writes it (issue 33): R, D, C, V for the court cards, a true minus and a
+# decimal comma; the codes typed (KH, T21, EX) and the records stay as docs/rules.md has them.
+
+_FRENCH_TOKEN = re.compile(r"(?<![\w])(?:10|[1-9VCDR])[♠♥♦♣]|(?<![\w])T\d{1,2}(?!\d)|★")
+_BY_FRENCH_LABEL = {card_label(c, Lang.FR): c for c in CARDS}
+_ENGLISH_COURT = re.compile(r"(?<![\w])[JNQK][♠♥♦♣]")
+_HYPHEN_MINUS = re.compile(r"(?<![\w-])-\d")
+
+
+def test_french_card_labels_and_names() -> None:
+    cards = {code: Card.parse(code) for code in ("KH", "QS", "ND", "JC", "1S", "10H", "T1", "T21", "EX")}
+    assert [card_label(c, Lang.FR) for c in cards.values()] == [
+        "R♥", "D♠", "C♦", "V♣", "1♠", "10♥", "T1", "T21", "★"]
+    assert [card_label(c) for c in cards.values()] == ["K♥", "Q♠", "N♦", "J♣", "1♠", "10♥", "T1", "T21", "★"]
+    assert [card_name(c, Lang.FR) for c in cards.values()] == [
+        "roi de cœur", "dame de pique", "cavalier de carreau", "valet de trèfle", "as de pique",
+        "10 de cœur", "Petit (atout 1)", "atout 21", "Excuse"]
+    assert len(_BY_FRENCH_LABEL) == 78  # every card has its own label
+
+
+def test_french_numbers() -> None:
+    """The site's figures (static/js/core/i18n.js): a true minus (U+2212) and, in French, a decimal
+    comma; no thousands separator. English keeps the hyphen and the point."""
+    assert [signed(x, Lang.FR) for x in (-106, 318, 0, -1348)] == ["\u2212106", "+318", "0", "\u22121348"]
+    assert [number(x, Lang.FR) for x in (-31.5, 40.5, 49)] == ["\u221231,5", "40,5", "49"]
+    assert signed(-106, Lang.EN) == signed(-106) == "-106" and number(40.5, Lang.EN) == "40.5"
+
+
+def test_french_reading_keeps_the_codes_and_reads_the_display() -> None:
+    kh = Card.parse("KH")
+    for token in ("KH", "kh", "K♥", "R♥", "rh", " RH "):
+        assert parse_card(token, Lang.FR) == kh, token
+    typed = ("D♠", "ds", "C♦", "cd", "V♣", "vc", "DC", "10S", "1C", "T21", "t1", "EX", "★", "NC", "QS", "JD")
+    assert [str(parse_card(t, Lang.FR)) for t in typed] == [
+        "QS", "QS", "ND", "ND", "JC", "JC", "QC", "10S", "1C", "T21", "T1", "EX", "EX", "NC", "QS", "JD"]
+    with pytest.raises(Invalid):
+        parse_card("R♥")  # English: no French letters (R is no rank of the codes)
+    with pytest.raises(Invalid):
+        parse_card("RX", Lang.FR)
+    listing = [Card.parse(c) for c in ("KS", "QH", "4H")]
+    assert pick_cards("R♠ dh", listing, 2, Lang.FR) == listing[:2]
+
+
+def _french_game(players: int = 4, deals: int = 2, seed: int = 4) -> str:
+    tg, console, _ = start(first, players=players, deals=deals, seed=seed, lang=Lang.FR)
+    assert tg.run() == 0
+    assert any(row.score is not None for row in tg.game.rows)
+    return output(console)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_a_french_game_shows_french_ranks_and_numbers(players: int) -> None:
+    out = _french_game(players, seed=players)
+    assert not _ENGLISH_COURT.findall(out), _ENGLISH_COURT.findall(out)[:5]
+    assert re.search(r"(?<![\w])[RDCV][♠♥♦♣]", out)  # some court card was shown, in French
+    assert "\u2212" in out and not _HYPHEN_MINUS.search(out), _HYPHEN_MINUS.findall(out)[:5]
+    assert "R♥ (roi de cœur)" in out.replace("\n", " ") or "KH pour R♥" in out  # the help maps KH to R♥
+    total = out.split("Classement final")[1]
+    assert re.search(r"\u2212\d+", total)  # someone lost: the ranking's totals with a true minus
+
+
+def test_a_french_game_writes_half_points_with_a_comma() -> None:
+    """A deal whose count has a half point: ``40,5`` in the French tables, ``40.5`` in English."""
+    for seed in range(40):
+        tg, console, _ = start(first, players=3, deals=1, seed=seed, lang=Lang.FR)
+        assert tg.run() == 0
+        score = tg.game.rows[0].score
+        if score is not None and score.points != int(score.points):
+            out = output(console)
+            shown = f"{int(score.points)},5"
+            assert shown in out and f"{int(score.points)}.5" not in out
+            return
+    pytest.fail("no deal with a half point in 40 seeds")
+
+
+def test_french_output_has_no_english() -> None:
+    """Every prompt, command and message of a French game is in French (the commands typed in
+    English still work)."""
+    lines = ["?", "help", "feuille", "main", "dernier", "nonsense", "99", "zz9", "1"]
+    state = {"i": 0, "illegal": False, "last": False}
+
+    def respond(tg: TerminalGame) -> str:
+        view = view0(tg)
+        if view.phase == "play":
+            if view.tricks and not state["last"]:
+                state["last"] = True
+                return "last"
+            legal = {a.card for a in view.legal if isinstance(a, Play)}
+            illegal = [c for c in view.hand if c not in legal]
+            if illegal and not state["illegal"]:
+                state["illegal"] = True
+                return str(illegal[0])
+        if state["i"] < len(lines):
+            state["i"] += 1
+            return lines[state["i"] - 1]
+        return first(tg)
+
+    tg, console, _ = start(respond, seed=7, lang=Lang.FR)
+    assert tg.run() == 0
+    out = output(console)
+    assert "Interdit : vous devez" in out and "(R15)" in out  # the refusal in the site's French words
+    assert "Aucune donne n'est encore terminée" in out and "Pli précédent" in out
+    for english in ("Seat", "You ", "Trick", "Type ", "Not allowed", "Deal ", "must", "Score sheet",
+                    "wins the trick", "Your ", "hand", "Final ranking", "Not understood", "is not a card",
+                    "Commands"):
+        assert english not in out, english
+
+
+def test_a_french_refusal_names_the_card() -> None:
+    """A card that is not in the hand, typed by its code: refused in French, the card as shown and
+    named (R♥ (roi de cœur)); the code is still read (the next line plays)."""
+    typed: list[str] = []
+
+    def respond(tg: TerminalGame) -> str:
+        view = view0(tg)
+        if view.phase == "play" and not typed:
+            absent = next(c for c in CARDS if c not in view.hand and not c.is_trump and not c.is_excuse
+                          and c.rank == 14)
+            typed.append(str(absent))
+            return str(absent)
+        return first(tg)
+
+    tg, console, _ = start(respond, seed=3, lang=Lang.FR)
+    assert tg.run() == 0
+    card = Card.parse(typed[0])
+    shown = f"{card_label(card, Lang.FR)} ({card_name(card, Lang.FR)})"
+    assert f"Interdit : {shown} n'est pas dans votre main (R15)" in output(console)
+
+
+def test_french_refusals_in_the_site_words() -> None:
+    """Every reason the engine gives (``IllegalAction.why``) in French, its card shown and named;
+    a reason without French words keeps the engine's own."""
+    tg, _, _ = start([], lang=Lang.FR)
+    args = {"card": "KS", "suit": "H", "bid": "garde_sans", "count": "6", "counts": "10, 13, 15"}
+    assert tg._reason(IllegalAction("R15", "must follow suit (hearts)", "must_follow", args)) == \
+        "vous devez fournir à cœur (R15)"
+    assert tg._reason(IllegalAction("R11", "no king", "ecart_king", args)) == \
+        "pas de roi à l'écart : R♠ (roi de pique) (R11)"
+    assert tg._reason(IllegalAction("R7", "too low", "bid_too_low", args)) == \
+        "il faut annoncer plus haut que Garde sans (R7)"
+    assert tg._reason(IllegalAction("R1", "something new", "new_reason", {})) == "R1: something new"
+    english, _, _ = start([], lang=Lang.EN)
+    assert english._reason(IllegalAction("R15", "must follow suit (hearts)", "must_follow", args)) == \
+        "R15: must follow suit (hearts)"
+
+
+@pytest.mark.parametrize("how", ["code", "display"])
+def test_typed_codes_and_the_display_play_in_french(how: str) -> None:
+    """In French the player types the codes (KH, 10S, T21, EX) as in English, or the card as shown
+    (R♥): the card typed is the card played."""
+    played: list[Card] = []
+
+    def respond(tg: TerminalGame) -> str:
+        view = view0(tg)
+        if view.phase == "play":
+            legal = sorted(a.card for a in view.legal if isinstance(a, Play))
+            card = next((c for c in legal if c.suit is not None and c.rank >= 11), legal[0])
+            played.append(card)
+            return str(card) if how == "code" else card_label(card, Lang.FR)
+        return first(tg)
+
+    tg, console, _ = start(respond, seed=5, lang=Lang.FR, deals=1)
+    assert tg.run() == 0
+    assert len(played) >= 10
+    record = tg.game.records[-1]
+    mine = [a.card for a in record.actions if isinstance(a, Play) and a.seat == 0]
+    assert mine == played
+    out = output(console)
+    assert "n'est pas une carte" not in out and "Je n'ai pas compris" not in out
+
+
+def test_records_are_the_same_in_french_and_english() -> None:
+    """The display is translated, not the game: the same seed and the same lines give the same
+    records (card codes, plain numbers) in both languages."""
+    records = {}
+    for lang in (Lang.EN, Lang.FR):
+        tg, _, _ = start(first, players=4, deals=2, seed=6, lang=lang)
+        assert tg.run() == 0
+        records[lang] = [r.to_json() for r in tg.game.records]
+    assert records[Lang.FR] == records[Lang.EN]
+    assert "\u2212" not in "".join(records[Lang.FR]) and "R♥" not in "".join(records[Lang.FR])
+
+
+def test_no_card_of_another_hand_is_shown_in_french() -> None:
+    """The hidden-information check of ``test_no_card_of_another_hand_is_ever_shown``, on the
+    French labels."""
+    checked = {"prompts": 0}
+
+    def respond(tg: TerminalGame) -> str:
+        deal = tg.game.deal
+        assert deal is not None
+        text = output(tg.console)
+        text = text[text.rindex("· donneur :"):]
+        view = deal.view(0)
+        public = {c for cards in view.poignees.values() for c in cards} | set(view.chien or ())
+        if view.called is not None:
+            public.add(view.called)
+        hidden = {c for seat in range(1, 5) for c in deal.hand(seat)} - public
+        shown = {_BY_FRENCH_LABEL[t] for t in _FRENCH_TOKEN.findall(text) if t in _BY_FRENCH_LABEL}
+        assert not shown & hidden
+        checked["prompts"] += 1
+        return "1" if checked["prompts"] % 3 else "main"
+
+    tg, _, _ = start(respond, players=5, deals=1, seed=2, lang=Lang.FR)
+    assert tg.run() == 0
+    assert checked["prompts"] > 10
 
 
 def test_every_message_exists_in_both_languages() -> None:

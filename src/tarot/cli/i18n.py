@@ -248,15 +248,21 @@ _FR: Final[dict[str, str]] = {
     "player": "Joueur",
     "final_ranking": "Classement final",
     "welcome": "Tarot : vous êtes le joueur 0, contre {bots} robots ; {deals} donne(s) à jouer.",
-    "commands_hint": "Tapez le numéro d'un choix ou le code d'une carte (KH, 10S, T21, EX). "
-                     "À chaque question : ? aide, last (dernier pli), hand (main), sheet (feuille), "
-                     "conseil, quit.",
-    "help": "Choix : tapez le numéro affiché, ou le nom (passe, prise, garde, garde sans, garde contre) "
-            "ou le code de la carte : valeur puis couleur, 1…10 J(valet) N(cavalier) Q(dame) K(roi) avec "
-            "S♠ pique, H♥ cœur, D♦ carreau, C♣ trèfle (KH = roi de cœur, 10S, NC), atouts T1…T21, "
-            "l'Excuse EX (★). Majuscules ou minuscules. Plusieurs cartes : séparées par des espaces. "
-            "Commandes : ? aide · last (pli précédent) · hand (main) · sheet (feuille de marque) · "
-            "conseil (ce que jouerait l'expert, et pourquoi) · quit.",
+    "commands_hint": "Tapez le numéro d'un choix, ou le code d'une carte : KH pour R♥, QS pour D♠, "
+                     "NC pour C♣, JD pour V♦, 10S pour 10♠, T21 pour l'atout 21, EX pour l'Excuse ★ "
+                     "(? pour le détail). À chaque question : ? aide, dernier (pli précédent), main, "
+                     "feuille, conseil, quitter.",
+    "help": "Choix : tapez le numéro affiché, ou le nom (passe, prise, garde, garde sans, garde contre), "
+            "ou le code de la carte. Les cartes s'affichent à la française : R roi, D dame, "
+            "C cavalier, V valet, 1 à 10, puis la couleur ♠ pique, ♥ cœur, ♦ carreau, ♣ trèfle ; "
+            "les atouts T1 (le Petit) à T21 ; l'Excuse ★. Le code à taper : la valeur 1…10, K (roi), "
+            "Q (dame), N (cavalier), J (valet), puis la couleur S (♠), H (♥), D (♦), C (♣) : tapez KH "
+            "pour R♥ (roi de cœur), QS pour D♠ (dame de pique), NC pour C♣ (cavalier de trèfle), "
+            "JD pour V♦ (valet de carreau), 10S pour 10♠ (10 de pique), T21 pour l'atout 21, "
+            "EX pour l'Excuse ★. La carte telle qu'affichée se tape aussi (R♥, ou RH : R, D, C, V "
+            "devant, la couleur ensuite). Majuscules ou minuscules. Plusieurs cartes : séparées par "
+            "des espaces. Commandes : ? aide · dernier (pli précédent) · main · "
+            "feuille (feuille de marque) · conseil (ce que jouerait l'expert, et pourquoi) · quitter.",
     "goodbye": "Au revoir !",
     "goodbye_interrupted": "Partie interrompue. Au revoir !",
     "deal_header": "Donne {n} sur {total} · donneur : {dealer}",
@@ -292,10 +298,10 @@ _FR: Final[dict[str, str]] = {
     "last_trick": "Pli précédent : ",
     "no_trick_yet": "Aucun pli n'a encore été joué dans cette donne.",
     "refused": "Interdit : {reason}",
-    "not_understood": "Je n'ai pas compris {line!r}. Tapez un numéro de la liste, ou ? pour l'aide.",
+    "not_understood": "Je n'ai pas compris « {line} ». Tapez un numéro de la liste, ou ? pour l'aide.",
     "type_choice": "Tapez un numéro de 1 à {n} (ou un nom, un code de carte ; ? pour l'aide).",
-    "unknown_card": "{token!r} n'est pas une carte : tapez un code comme KH, 10S, NC, T21, EX "
-                    "(ou un numéro de la liste).",
+    "unknown_card": "« {token} » n'est pas une carte : tapez un code comme KH (R♥), 10S (10♠), NC (C♣), "
+                    "T21 (atout 21), EX (l'Excuse ★), ou un numéro de la liste.",
     "out_of_range": "Aucun choix ne porte ce numéro : choisissez de 1 à {n}.",
     "choose_number": "Tapez un numéro de 1 à {n}.",
     "duplicate_cards": "La même carte est tapée deux fois.",
@@ -387,10 +393,22 @@ def default_lang(environ: Mapping[str, str] | None = None) -> Lang:
     return Lang.EN
 
 
+MINUS: Final = "\u2212"  # the true minus sign, as the site writes it ("−106", not "-106")
+
+
+def minus(figure: str, lang: Lang) -> str:
+    """A formatted figure with French typography: the true minus sign (U+2212) and a decimal
+    comma; English keeps the hyphen and the point. As the site (``static/js/core/i18n.js``
+    ``minus``), no thousands separator: ``−1348``."""
+    if lang is Lang.FR:
+        return figure.replace("-", MINUS).replace(".", ",")
+    return figure
+
+
 def number(value: float, lang: Lang) -> str:
-    """Card points: ``49`` or ``40.5`` (``40,5`` in French)."""
+    """Card points: ``49`` or ``40.5`` (``40,5`` in French; ``−31,5`` with a true minus)."""
     out = f"{value:g}" if value != int(value) else str(int(value))
-    return out.replace(".", ",") if lang is Lang.FR else out
+    return minus(out, lang)
 
 
 def plural(lang: Lang, count: int) -> bool:
@@ -398,6 +416,47 @@ def plural(lang: Lang, count: int) -> bool:
     return count > 1 if lang is Lang.FR else count != 1
 
 
-def signed(value: int) -> str:
-    """A score with its sign: ``+318``, ``-106``, ``0``."""
-    return f"{value:+d}" if value else "0"
+def signed(value: int, lang: Lang = Lang.EN) -> str:
+    """A score with its sign: ``+318``, ``-106``, ``0`` (in French ``−106``, a true minus)."""
+    return minus(f"{value:+d}", lang) if value else "0"
+
+
+# Why the engine refused an action (``IllegalAction.why``, its particulars in ``args_``), in
+# French as the site says it (static/i18n/fr.json, ``why_…``); English shows the engine's own
+# reason (``"R15: must follow suit (hearts)"``). ``{card}`` is filled with the card as shown and
+# named (``R♥ (roi de cœur)``), ``{suit}`` with the suit's name, ``{bid}`` with the contract.
+WHY_FR: Final[Mapping[str, str]] = {
+    "not_action": "ce coup n'existe pas",
+    "no_seat": "cette place n'existe pas",
+    "annulled": "la donne est annulée : plus aucun coup",
+    "deal_over": "la donne est finie",
+    "not_your_turn": "ce n'est pas à vous de jouer",
+    "bidding_over": "les enchères sont finies",
+    "bid_too_low": "il faut annoncer plus haut que {bid}",
+    "no_call": "pas d'appel maintenant",
+    "not_taker": "seul le preneur peut le faire",
+    "bad_call": "cette carte ne peut pas être appelée : appelez un roi (une dame seulement avec les "
+                "quatre rois, etc.)",
+    "no_ecart": "pas d'écart à faire maintenant",
+    "ecart_size": "l'écart compte exactement {count} cartes",
+    "not_in_hand": "{card} n'est pas dans votre main",
+    "ecart_king": "pas de roi à l'écart : {card}",
+    "ecart_oudler": "pas de bout à l'écart : {card}",
+    "ecart_called": "la carte appelée ne va pas à l'écart : {card}",
+    "ecart_trumps": "des atouts à l'écart seulement quand on ne peut pas le compléter autrement",
+    "ecart_trump_count": "pas plus d'atouts à l'écart que nécessaire : {count}",
+    "no_chelem": "le chelem s'annonce après l'écart, avant la première carte",
+    "poignee_late": "la poignée se montre juste avant de jouer sa première carte",
+    "poignee_once": "une seule poignée par joueur",
+    "poignee_card": "{card} ne peut pas être montré : une poignée, ce sont des atouts (ou l'Excuse) "
+                    "de votre main",
+    "poignee_size": "une poignée compte exactement {counts} atouts",
+    "poignee_excuse": "avec l'Excuse, la poignée montre tous vos atouts",
+    "no_play": "on joue les cartes après les enchères et l'écart",
+    "not_card": "ce n'est pas une carte",
+    "called_suit_lead": "à la première levée, on n'entame pas dans la couleur appelée, "
+                        "sauf par la carte appelée : {card}",
+    "must_follow": "vous devez fournir à {suit}",
+    "must_overtrump": "vous devez monter sur {card}",
+    "must_trump": "vous devez couper (jouer un atout)",
+}

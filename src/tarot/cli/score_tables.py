@@ -9,11 +9,11 @@ from rich.table import Table
 
 from tarot.engine import DealResult, Score, Side
 
-from .i18n import Lang, number, plural, signed, text
+from .i18n import Lang, minus, number, plural, signed, text
 
 
 def _side(lang: Lang, side: Side | None, prime: int) -> str:
-    return text(lang, "none") if side is None else f"{text(lang, side.value)} {signed(prime)}"
+    return text(lang, "none") if side is None else f"{text(lang, side.value)} {signed(prime, lang)}"
 
 
 def _seat(lang: Lang, seat: int | None) -> str:
@@ -34,7 +34,7 @@ def _poignees(lang: Lang, score: Score) -> str:
     if not score.poignees:
         return text(lang, "none")
     sizes = ", ".join(text(lang, p.name_text) for p in score.poignees)
-    return f"{sizes} {signed(score.poignee_prime)}"
+    return f"{sizes} {signed(score.poignee_prime, lang)}"
 
 
 def _chelem(lang: Lang, score: Score) -> str:
@@ -46,7 +46,7 @@ def _chelem(lang: Lang, score: Score) -> str:
         key = "chelem_announced_lost"
     else:
         return text(lang, "none")
-    return f"{text(lang, key)} {signed(score.chelem_prime)}"
+    return f"{text(lang, key)} {signed(score.chelem_prime, lang)}"
 
 
 def _role(lang: Lang, score: Score, seat: int) -> str:
@@ -80,17 +80,17 @@ def deal_table(lang: Lang, result: DealResult) -> Table:
         ("points", number(score.points, lang)),
         ("target", str(score.target)),
         ("result", _result(lang, score)),
-        ("base", signed(score.base)),
+        ("base", signed(score.base, lang)),
         ("petit_au_bout", _side(lang, score.petit_au_bout, score.petit_au_bout_prime)),
         ("poignee", _poignees(lang, score)),
         ("chelem", _chelem(lang, score)),
-        ("per_defender", str(score.per_defender)),
+        ("per_defender", minus(str(score.per_defender), lang)),  # negative when the attack loses
     ]
     for key, value in rows:
         table.add_row(text(lang, key), value)
     table.add_section()
     for seat, points in enumerate(score.scores):
-        table.add_row(f"{_seat(lang, seat)} ({_role(lang, score, seat)})", signed(points))
+        table.add_row(f"{_seat(lang, seat)} ({_role(lang, score, seat)})", signed(points, lang))
     return table
 
 
@@ -108,7 +108,8 @@ def sheet_line(lang: Lang, score: Score) -> str:
         ("petit_au_bout", _side(lang, score.petit_au_bout, score.petit_au_bout_prime)),
         ("poignee", _poignees(lang, score)), ("chelem", _chelem(lang, score)),
     ) if value != text(lang, "none")]
-    return "; ".join([line, *(f"{text(lang, key).lower()} {value}" for key, value in primes)])
+    joint = " ; " if lang is Lang.FR else "; "  # French puts a space before the semicolon
+    return joint.join([line, *(f"{text(lang, key).lower()} {value}" for key, value in primes)])
 
 
 def sheet_table(lang: Lang, rows: Sequence[tuple[str, DealResult]], players: int) -> Table:
@@ -125,7 +126,7 @@ def sheet_table(lang: Lang, rows: Sequence[tuple[str, DealResult]], players: int
             table.add_row(label, annulled_text(lang, result), *["0"] * players)
             continue
         totals = [t + v for t, v in zip(totals, score.scores, strict=True)]
-        table.add_row(label, sheet_line(lang, score), *[signed(v) for v in score.scores])
+        table.add_row(label, sheet_line(lang, score), *[signed(v, lang) for v in score.scores])
     table.add_section()
-    table.add_row(text(lang, "total"), "", *[signed(t) for t in totals], style="bold")
+    table.add_row(text(lang, "total"), "", *[signed(t, lang) for t in totals], style="bold")
     return table

@@ -42,13 +42,16 @@ from tarot.engine import (
     variant,
 )
 
-from .i18n import Lang, default_lang, text
+from .i18n import WHY_FR, Lang, default_lang, text
 from .score_tables import deal_table, sheet_table
 from .terminal_hint import HINT_THINK, hint_text
 from .terminal_render import (
     EXCUSE_SYMBOL,
+    RANKS,
+    SUIT_NAMES,
     SUIT_SYMBOLS,
     card_text,
+    card_words,
     cards_text,
     choices_text,
     hand_table,
@@ -77,6 +80,10 @@ _BIDS: Final[dict[str, Contract | None]] = {
     "gs": Contract.GARDE_SANS, "garde_contre": Contract.GARDE_CONTRE, "gc": Contract.GARDE_CONTRE,
 }
 _SYMBOL_LETTERS: Final = {sym: suit.letter for suit, sym in SUIT_SYMBOLS.items()}
+# The French court letters as displayed (R, D, C, V) → the codes' (K, Q, N, J): none of them is a
+# rank of the codes, so "R♥" or "RH" can only mean the roi de cœur (the letter first, the suit after).
+_FRENCH_COURT: Final = {fr: en for fr, en in zip(RANKS[Lang.FR][10:], RANKS[Lang.EN][10:], strict=True)}
+_SUIT_BY_LETTER: Final = {suit.letter: suit for suit in SUIT_SYMBOLS}
 
 
 class Quit(Exception):
@@ -103,13 +110,20 @@ def normalize(line: str) -> str:
     return "_".join(plain.replace("-", " ").split())
 
 
-def parse_card(token: str) -> Card:
-    """A card from its code (any case) or its printed form (``K♥``, ``★``)."""
+def parse_card(token: str, lang: Lang = Lang.EN) -> Card:
+    """A card from its code (any case) or its printed form (``K♥``, ``★``).
+
+    The codes of R1 are read in every language; in French the printed form with the French
+    court letters is read too (``R♥``, ``rh``: the roi de cœur; ``D♠``, ``ds``: the dame de pique).
+    """
     raw = token.strip()
     if raw == EXCUSE_SYMBOL or raw.lower() == "excuse":
         return EXCUSE
     for symbol, letter in _SYMBOL_LETTERS.items():
         raw = raw.replace(symbol, letter)
+    raw = raw.upper()
+    if lang is Lang.FR and len(raw) == 2 and raw[0] in _FRENCH_COURT and raw[1] in _SUIT_BY_LETTER:
+        raw = _FRENCH_COURT[raw[0]] + raw[1]
     try:
         return Card.parse(raw)
     except ValueError:
@@ -126,16 +140,16 @@ def pick(token: str, options: Sequence[T]) -> T | None:
     return options[index - 1]
 
 
-def pick_card(token: str, options: Sequence[Card]) -> Card:
+def pick_card(token: str, options: Sequence[Card], lang: Lang = Lang.EN) -> Card:
     """A number from the listed ``options`` or a card code."""
     chosen = pick(token, options)
-    return chosen if chosen is not None else parse_card(token)
+    return chosen if chosen is not None else parse_card(token, lang)
 
 
-def pick_cards(line: str, options: Sequence[Card], count: int) -> list[Card]:
+def pick_cards(line: str, options: Sequence[Card], count: int, lang: Lang = Lang.EN) -> list[Card]:
     """``count`` distinct cards, typed as codes or numbers from ``options``, separated by blanks or commas."""
     tokens = line.replace(",", " ").split()
-    cards = [pick_card(t, options) for t in tokens]
+    cards = [pick_card(t, options, lang) for t in tokens]
     if len(set(cards)) != len(cards):
         raise Invalid("duplicate_cards")
     if len(cards) != count:
@@ -311,14 +325,14 @@ class TerminalGame:
                     self.say(self.t("chien_hidden"))
         elif isinstance(action, Call):
             key = "you_call" if action.seat == HUMAN else "calls"
-            self.say(Text(self.t(key, who=who)).append_text(card_text(action.card)))
+            self.say(Text(self.t(key, who=who)).append_text(card_text(self.lang, action.card)))
         elif isinstance(action, Ecart):
             if action.seat == HUMAN:
-                self.say(Text(self.t("your_ecart")).append_text(cards_text(action.cards)))
+                self.say(Text(self.t("your_ecart")).append_text(cards_text(self.lang, action.cards)))
             else:
                 self.say(self.t("bot_ecart", who=who))
             if after.ecart_trumps:
-                self.say(Text(self.t("ecart_trumps")).append_text(cards_text(after.ecart_trumps)))
+                self.say(Text(self.t("ecart_trumps")).append_text(cards_text(self.lang, after.ecart_trumps)))
         elif isinstance(action, Chelem):
             if action.announce:
                 key = "you_announce_chelem" if action.seat == HUMAN else "announces_chelem"
@@ -327,9 +341,9 @@ class TerminalGame:
             size = self.t(self._poignee_size(len(action.cards)))
             key = "you_show_poignee" if action.seat == HUMAN else "shows_poignee"
             self.say(Text(self.t(key, who=who, size=size)).append_text(
-                cards_text(after.poignees.get(action.seat, action.cards))))
+                cards_text(self.lang, after.poignees.get(action.seat, action.cards))))
         if before.chien is None and after.chien is not None:
-            self.say(Text(self.t("chien_shown")).append_text(cards_text(after.chien)))
+            self.say(Text(self.t("chien_shown")).append_text(cards_text(self.lang, after.chien)))
         if before.partner is None and after.partner is not None:
             self._narrate_partner(after)
 
@@ -425,7 +439,27 @@ class TerminalGame:
             except Invalid as bad:
                 self.say(Text(self.t(bad.key, **bad.fields), style="yellow"))
             except IllegalAction as refused:
-                self.say(Text(self.t("refused", reason=str(refused)), style="yellow"))
+                self.say(Text(self.t("refused", reason=self._reason(refused)), style="yellow"))
+
+    def _reason(self, refused: IllegalAction) -> str:
+        """Why the engine refused: its own words in English (``R15: must follow suit (hearts)``);
+        in French the site's words, the cards shown and named (``vous devez monter sur T15
+        (atout 15) (R15)``)."""
+        template = WHY_FR.get(refused.why) if self.lang is Lang.FR else None
+        if template is None:
+            return str(refused)
+        args = refused.args_
+        fields: dict[str, str] = {"count": args.get("count", ""), "counts": args.get("counts", "")}
+        try:
+            if "card" in args:
+                fields["card"] = card_words(Card.parse(args["card"]), self.lang)
+            if "suit" in args:
+                fields["suit"] = SUIT_NAMES[self.lang][_SUIT_BY_LETTER[args["suit"]]]
+            if "bid" in args:
+                fields["bid"] = self.t(args["bid"])  # a contract's name_text: "garde_sans"
+            return f"{template.format(**fields)} ({refused.rule})"
+        except (KeyError, ValueError):  # particulars the template does not expect: the engine's words
+            return str(refused)
 
     def _command(self, word: str) -> bool:
         if word in _HELP:
@@ -491,8 +525,8 @@ class TerminalGame:
     def _ask_call(self, view: View) -> Action:
         self.say(hand_table(self.lang, view.hand))
         options = [a for a in view.legal if isinstance(a, Call)]
-        return self._choose(self.t("prompt_call"), options, [card_text(a.card) for a in options],
-                            lambda line: Call(HUMAN, parse_card(line)))
+        return self._choose(self.t("prompt_call"), options, [card_text(self.lang, a.card) for a in options],
+                            lambda line: Call(HUMAN, parse_card(line, self.lang)))
 
     def _ask_ecart(self, view: View) -> Action:
         opts = view.ecart_options
@@ -501,9 +535,9 @@ class TerminalGame:
         listing = ecart_listing(opts)
         key = "ecart_intro_trumps" if opts.trumps_needed else "ecart_intro"
         self.say(self.t(key, n=opts.size, trumps=opts.trumps_needed))
-        self.say(choices_text([card_text(c) for c in listing]))
+        self.say(choices_text([card_text(self.lang, c) for c in listing]))
         action = self._ask(self.t("prompt_ecart", n=opts.size),
-                           lambda line: Ecart(HUMAN, pick_cards(line, listing, opts.size)))
+                           lambda line: Ecart(HUMAN, pick_cards(line, listing, opts.size, self.lang)))
         assert action is not None
         return action
 
@@ -551,9 +585,10 @@ class TerminalGame:
     def _ask_poignee_cards(self, view: View, opts: PoigneeOptions, count: int) -> Action | None:
         proposal = default_poignee(opts, count)
         listing = sorted(opts.allowed)
-        self.say(Text(self.t("poignee_proposal", n=count)).append_text(cards_text(proposal, sort=False)))
+        proposed = cards_text(self.lang, proposal, sort=False)
+        self.say(Text(self.t("poignee_proposal", n=count)).append_text(proposed))
         self.say(self.t("poignee_how", n=count))
-        self.say(choices_text([card_text(c) for c in listing]))
+        self.say(choices_text([card_text(self.lang, c) for c in listing]))
 
         def parse(line: str) -> Action | None:
             word = normalize(line)
@@ -561,7 +596,7 @@ class TerminalGame:
                 return None
             if word in ("", "y", "yes", "o", "oui"):
                 return Poignee(HUMAN, proposal)
-            return Poignee(HUMAN, pick_cards(line, listing, count))
+            return Poignee(HUMAN, pick_cards(line, listing, count, self.lang))
 
         return self._ask(self.t("prompt_poignee_cards", n=count), parse)
 
@@ -578,8 +613,8 @@ class TerminalGame:
         self.say(hand_table(self.lang, view.hand))
         cards = sort_for_display(a.card for a in view.legal if isinstance(a, Play))
         options = [Play(HUMAN, c) for c in cards]
-        return self._choose(self.t("prompt_card"), options, [card_text(c) for c in cards],
-                            lambda line: Play(HUMAN, parse_card(line)))
+        return self._choose(self.t("prompt_card"), options, [card_text(self.lang, c) for c in cards],
+                            lambda line: Play(HUMAN, parse_card(line, self.lang)))
 
 
 # --- the command -------------------------------------------------------------------
