@@ -62,7 +62,7 @@ def test_only_the_store_writes_the_pages_state() -> None:
 
 def test_the_client_is_in_folders_by_area() -> None:
     areas = {d.name for d in JS.iterdir() if d.is_dir()}
-    assert areas == {"core", "cards", "table", "lobby", "players", "community", "competitions"}
+    assert areas == {"core", "cards", "table", "lobby", "players", "community", "competitions", "scoresheet"}
     for area in areas - {"core", "cards"}:  # each exports its reducers and its handlers
         assert (JS / area / "reduce.js").is_file() and (JS / area / "index.js").is_file(), area
     assert sorted(m.name for m in JS.glob("*.js")) == ["main.js", "reducers.js"]

@@ -77,7 +77,7 @@ def open_site(browser: Any, site: Site, width: int, height: int, lang: str = "en
 
 
 def me(page: Any) -> Any:
-    return page.evaluate("async () => (await import('/static/js/core/store.js')).S.me")
+    return page.evaluate("() => window.tarot.S.me")  # (the page's own store, bundled or not: main.js)
 
 
 def session(page: Any) -> Any:

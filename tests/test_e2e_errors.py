@@ -26,7 +26,7 @@ def test_a_refused_message_is_told_in_the_page_language(server: str, browser: An
     enter(page, server, "Erin")
     create(page, 4)
     for code, (message, said) in REFUSED.items():
-        page.evaluate("m => import('/static/js/core/net.js').then(net => net.send(m))", message)
+        page.evaluate("m => window.tarot.send(m)", message)  # the page's own socket (main.js)
         toast = page.locator("#toast")
         toast.filter(has_text=said[lang]).wait_for()  # (has_text ignores case: the server's own
         assert said[lang] in toast.inner_text()       # reason is "you already sit …")

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from test_e2e_browser import (
+    CORNER,
     SHOTS,
     WAIT_MS,
     create,
@@ -153,7 +154,7 @@ def test_the_ecart_hint_marks_the_cards_to_put_aside(server: str, browser: Any, 
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"hint-ecart-{width}-{lang}.png"), full_page=True)
     for card in hinted.evaluate_all("els => els.map((e) => e.dataset.card)"):
-        page.locator(f"#hand .card[data-card='{card}']").click()
+        page.locator(f"#hand .card[data-card='{card}']").click(position=CORNER)
     assert page.locator("#hand .card.selected.hinted").count() == 6
     page.click("#ecart")
     page.wait_for_selector("#ecart", state="detached", timeout=WAIT_MS)

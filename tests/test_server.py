@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -318,8 +319,10 @@ def test_hello_first_and_lobby_lists_public_tables_only(tmp_path: Path) -> None:
         assert client.get("/api/tables").json()["tables"][0]["id"] == pub
         assert "<html" in client.get("/").text.lower() or "<!doctype" in client.get("/").text.lower()
         # the site's icon, where the page links it and where browsers look without a link (issue 33)
-        assert 'rel="icon" href="/static/favicon.svg"' in client.get("/").text
-        for path in ("/favicon.ico", "/static/favicon.svg"):
+        # (the page names the static files by version: tarot/server/web/assets.py)
+        linked = re.search(r'rel="icon" href="(/static/v/\w+/favicon\.svg)"', client.get("/").text)
+        assert linked is not None
+        for path in ("/favicon.ico", "/static/favicon.svg", linked[1]):
             icon = client.get(path)
             assert icon.status_code == 200 and icon.headers["content-type"].startswith("image/svg+xml")
             assert icon.text.startswith("<svg")

@@ -21,6 +21,7 @@ from ..players.players import SESSION_DAYS
 from .origin import header, same_origin
 
 MAX_BODY = 4096  # an API body is a name and a password
+BODY_LIMITS = {"/api/score": 65536}  # bigger bodies: a score sheet's deals (scoresheet_api)
 LEADERBOARD_PAGE = 50
 OFFSET_MAX = 1_000_000_000  # a bigger offset is past every ranking (and past SQLite's integers)
 
@@ -200,16 +201,17 @@ class GuardedApi:
         if scope["method"] not in ("GET", "HEAD") and not same_origin(headers):
             refused = _error(403, "cross_site", "requests from another site are refused")
         length = header(headers, b"content-length")
-        if refused is None and length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            refused = _error(413, "too_large", f"a body has at most {MAX_BODY} bytes")
+        limit = BODY_LIMITS.get(scope["path"], MAX_BODY)
+        if refused is None and length is not None and (not length.isdigit() or int(length) > limit):
+            refused = _error(413, "too_large", f"a body has at most {limit} bytes")
         if refused is not None:
             await refused(scope, receive, send)
             return
-        await self.app(scope, _capped(receive), send)
+        await self.app(scope, _capped(receive, limit), send)
 
 
-def _capped(receive: Receive) -> Receive:
-    """A body sent in chunks with no length is cut off past ``MAX_BODY`` (an empty body follows)."""
+def _capped(receive: Receive, limit: int = MAX_BODY) -> Receive:
+    """A body sent in chunks with no length is cut off past ``limit`` (an empty body follows)."""
     seen = 0
 
     async def capped() -> Any:
@@ -217,7 +219,7 @@ def _capped(receive: Receive) -> Receive:
         message = await receive()
         if message["type"] == "http.request":
             seen += len(message.get("body", b""))
-            if seen > MAX_BODY:
+            if seen > limit:
                 return {"type": "http.request", "body": b"", "more_body": False}
         return message
 

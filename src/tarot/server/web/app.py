@@ -13,9 +13,8 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
-from fastapi.responses import FileResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import IntegrityError
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -35,8 +34,9 @@ from ..settings import Settings
 from ..store.schema import PlayerRow
 from ..store.store import Store, migrate
 from ..table.kinds import refuse_competitor
-from . import api, challenge_api, history_api, stats_api, tournaments_api
+from . import api, challenge_api, history_api, scoresheet_api, stats_api, tournaments_api
 from .api import GuardedApi
+from .assets import Assets
 from .connection import Connection
 from .headers import SecurityHeaders
 from .joining import join
@@ -314,13 +314,23 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
     docs: dict[str, Any] = {} if api_docs else {"docs_url": None, "redoc_url": None, "openapi_url": None}
     app = FastAPI(title="French Tarot", lifespan=lifespan, **docs)
 
+    assets = Assets(STATIC)  # the static client: versioned, gzipped, bundled (assets.py)
+
     @app.get("/")
-    async def index() -> FileResponse:
-        return FileResponse(STATIC / "index.html")
+    async def index(request: Request) -> Response:
+        return assets.page(request.headers)
+
+    @app.get("/sw.js")  # the service worker: at the root, so that its scope is the whole site
+    async def service_worker(request: Request) -> Response:
+        return assets.service_worker(request.headers)
 
     @app.get("/favicon.ico")  # (asked for by browsers and tools that do not read the page's icon link)
-    async def favicon() -> FileResponse:
-        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+    async def favicon(request: Request) -> Response:
+        return assets.file("favicon.svg", request.headers)
+
+    @app.get("/static/{path:path}")
+    async def static(path: str, request: Request) -> Response:
+        return assets.file(path, request.headers)
 
     @app.get("/api/tables")
     async def tables(offset: int = 0, limit: int = LOBBY_PAGE) -> JSONResponse:
@@ -369,12 +379,12 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
     app.include_router(stats_api.router())  # before the profile's /players/{name:path} too
     app.include_router(challenge_api.router())
     app.include_router(tournaments_api.router())
+    app.include_router(scoresheet_api.router())  # POST /api/score: stateless, stores nothing
     app.include_router(api.router())
     app.add_middleware(GuardedApi)
     app.add_middleware(ReadLimit, settings=settings or Settings(), clock=clock)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(SocketRoute, path="/ws", session=session)  # added last: the outermost
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
 

@@ -1,4 +1,5 @@
-// The browser client: ES modules, no build step. Protocol: docs/protocol.md.
+// The browser client: ES modules, served bundled (static/dist/, `npm run build`: docs/performance.md)
+// or as they are. Protocol: docs/protocol.md.
 //   core/ the websocket (net), the page's state and its one writer (store), texts (i18n), the DOM
 //   cards/ the cards, their SVG faces, a trick gathered
 //   table/ lobby/ players/ community/ competitions/: each area's screens, its reducers
@@ -26,15 +27,29 @@ import * as players from "./players/index.js";
 import {nameRefused as refusesName} from "./players/reduce.js";
 import {replayView, routeReplay} from "./players/replay.js";
 import {REDUCERS} from "./reducers.js";
-import {helpSheet} from "./table/help.js";
+import * as scoresheet from "./scoresheet/index.js";
+import {sheetLink, sheetView, routeSheet} from "./scoresheet/scoresheet.js";
 import * as table from "./table/index.js";
-import {secondsLeft, tableRegions, timerText} from "./table/table.js";
 
-const AREAS = [table, lobby, players, community, competitions];
+const AREAS = [table, lobby, players, community, competitions, scoresheet];
 const JOIN_REFUSED = new Set(["no_table", "no_spectators"]);  // a table's page cannot open
 const CHALLENGE_REFUSED = new Set(["challenge_played", "challenge_closed"]);  // a deal of the day cannot be played
 
 use(REDUCERS);
+// for the browser tests (and a curious console): the page's state and its socket, bundled or not
+window.tarot = {S, change, send};
+
+// The screens the lobby does without, loaded when first shown (a lighter first visit): name → its
+// module, null while it loads (the page is drawn again once it is there).
+const views = {};
+function view(name, load) {
+  if (!(name in views)) {
+    views[name] = null;
+    load().then((m) => { views[name] = m; render(); }, () => { delete views[name]; toast(t("offline")); });
+  }
+  return views[name];
+}
+const tableScreen = () => view("table", () => import("./table/table.js"));
 
 // --- messages from the server --------------------------------------------------------------
 
@@ -87,12 +102,14 @@ function route() {
   const m = location.hash.match(/^#\/t\/([\w-]+)(?:\/([\w-]+))?/);
   const watched = m ? m[1] : null;
   if (watched !== S.table) forget();
+  if (watched) tableScreen();  // loaded while the table is joined
   change("route", {table: watched});
   if (m) send({type: "join", table: watched, ...(m[2] ? {invite: m[2]} : {})});
   else if (routePage(location.hash)) { /* a profile or the ranking (players/account.js) */ }
   else if (routeReplay(location.hash)) { /* a game's replay #/g/<game>/<deal>/<step> (players/replay.js) */ }
   else if (routeChallenge(location.hash)) { /* the daily challenge #/challenge (competitions/challenge.js) */ }
   else if (routeEvent(location.hash)) { /* a duplicate event's page #/e/<id> (competitions/events.js) */ }
+  else if (routeSheet(location.hash)) { /* the score sheet for real cards #/sheet/<code> (scoresheet/scoresheet.js) */ }
   else { send({type: "lobby"}); loadEvents(); }
   render();
 }
@@ -109,6 +126,7 @@ function render() {
   // the tab says when it is the player's turn (seen from another tab)
   document.title = S.table && S.state && S.wasMyTurn ? `● ${t("yourturn")} — Tarot` : "Tarot";
   accountHeader();  // the name (a link for an account), sign in or out, the ranking
+  sheetLink();  // the score sheet's link (scoresheet/scoresheet.js)
   const app = $("#app");
   const focused = document.activeElement;  // a kept form's field keeps the focus and the caret
   let caret = null;
@@ -127,15 +145,16 @@ function show(name, ...nodes) {
 }
 
 function draw(app) {
-  const page = !S.table && (pageView() || replayView() || challengeView() || eventView());  // rebuilt only when its key changes
+  const page = !S.table && (pageView() || replayView() || challengeView() || eventView() || sheetView());  // rebuilt only when its key changes
   if (page) { if (screen !== page.key) show(page.key, ...page.nodes()); return; }
   if (!S.name && !(S.me && S.me.account)) {
     return show("name", kept("playnow-first", () => playNowPanel(true)), kept("name", nameForm), signInOffer());
   }
   if (!S.me) return show("wait");
   if (!S.table) return show("lobby", lobbyView());
-  if (!S.state) return show("wait");
-  const regions = tableRegions();
+  const screenOf = tableScreen();
+  if (!S.state || !screenOf) return show("wait");
+  const regions = screenOf.tableRegions();
   if (screen !== "table") show("table", ...regions.map((r) => h("div", {id: "r-" + r.id, class: "region"})));
   for (const r of regions) {
     if (drawn.get(r.id) === r.key) continue;  // unchanged: left as it is (and its buttons with it)
@@ -179,12 +198,12 @@ function soundButton() {
   b.title = t("sound_title");
 }
 Object.assign(ACTIONS, {
-  "lang": () => { setLang(lang() === "fr" ? "en" : "fr"); $("#offline").textContent = t("offline"); screen = null; render(); },
+  "lang": async () => { await setLang(lang() === "fr" ? "en" : "fr"); keepLang(); $("#offline").textContent = t("offline"); screen = null; render(); },
   "sound": () => {
     change("sound"); localStorage.setItem("tarot.sound", S.sound ? "on" : "off"); soundButton(); if (S.sound) table.chime();
   },
   "help": async () => {
-    const nodes = await helpSheet();
+    const nodes = await (await import("./table/help.js")).helpSheet();
     if (!nodes) { toast(t("help_unavailable")); return; }
     const d = $("#cheat"); d.replaceChildren(...nodes); if (!d.open) d.showModal();
   },
@@ -199,8 +218,10 @@ for (const area of AREAS) for (const [name, action] of Object.entries(area.init(
 
 // The clocks tick by changing their text only (a redraw each second would lose clicks).
 setInterval(() => {
+  const {secondsLeft, tickTimer} = views.table || {};
+  if (!secondsLeft) return;  // no table shown yet
   const el = $("#timer");
-  if (el && S.state && S.timeLeft != null) el.textContent = timerText();
+  if (el && S.state && S.timeLeft != null) tickTimer(el);
   const nd = $("#next-deal-left");
   if (nd && S.state && S.state.next_deal) nd.textContent = secondsLeft(S.state.next_deal.time_left);
   const cv = $("#cancel-left");
@@ -209,3 +230,12 @@ setInterval(() => {
 
 connect(onMessage);
 render();
+
+// Installable, and a page that says so offline: the service worker (static/sw.js, served at /sw.js),
+// told the page's language (it cannot read localStorage).
+function keepLang() {
+  if (window.caches) caches.open("tarot-lang").then((c) => c.put("/lang", new Response(lang()))).catch(() => {});
+}
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js").then(keepLang, () => {});
+}

@@ -4,9 +4,10 @@ import * as community from "./community/reduce.js";
 import * as competitions from "./competitions/reduce.js";
 import * as lobby from "./lobby/reduce.js";
 import * as players from "./players/reduce.js";
+import * as scoresheet from "./scoresheet/reduce.js";
 import * as table from "./table/reduce.js";
 
-const AREAS = [table, lobby, players, community, competitions];
+const AREAS = [table, lobby, players, community, competitions, scoresheet];
 
 function merged(part) {
   const all = {};

@@ -36,7 +36,8 @@ export function cardName(c) {
 
 // A card as the page shows it: its face (faces.js) in a box that carries its code, its name for
 // screen readers and its state (legal, selected…). ``attrs["data-action"]`` makes it playable:
-// focusable, a button for the keyboard (Enter, Space) and for screen readers.
+// focusable, a button for the keyboard (Enter, Space) and for screen readers; otherwise it is an
+// image (a plain div may not carry a name: axe's aria-prohibited-attr).
 export function cardEl(c, cls = "", attrs = {}) {
   // The Excuse and the Petit are drawn apart: neither reads as an ace nor as the host's star.
   let extra = "";
@@ -45,7 +46,7 @@ export function cardEl(c, cls = "", attrs = {}) {
   else if (c === "T21") extra = " trump oudler";
   else if (c[0] === "T") extra = " trump";
   else if (RED.has(c.slice(-1))) extra = " red";
-  if (attrs["data-action"]) attrs = {tabindex: 0, role: "button", ...attrs};
+  attrs = attrs["data-action"] ? {tabindex: 0, role: "button", ...attrs} : {role: "img", ...attrs};
   return h("div", {class: "card" + extra + (cls ? " " + cls : ""), "data-card": c, title: cardName(c),
     "aria-label": cardName(c), ...attrs}, face(c, courtLetter(c)));
 }

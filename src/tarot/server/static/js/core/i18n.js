@@ -1,14 +1,19 @@
 // The texts: one JSON file per language (static/i18n/), which the server serves and the tests read.
+// Only the page's language is fetched (the other when the player switches); from the static
+// files' versioned folder that the page names (<meta name="tarot-static">), else from /static/.
 export const LANGS = ["en", "fr"];
-const T = Object.fromEntries(await Promise.all(LANGS.map(async (l) =>
-  [l, await (await fetch(`/static/i18n/${l}.json`)).json()])));
+const base = document.querySelector("meta[name=tarot-static]")?.content || "/static/";
+const T = {};
+const load = async (l) => { T[l] ??= await (await fetch(`${base}i18n/${l}.json`)).json(); };
 
 let current = localStorage.getItem("tarot.lang") || (navigator.language || "en").slice(0, 2);
-if (!T[current]) current = "en";
+if (!LANGS.includes(current)) current = "en";
+await load(current);
 document.documentElement.lang = current;
 
 export const lang = () => current;
-export function setLang(l) {
+export async function setLang(l) {
+  await load(l);
   current = l;
   localStorage.setItem("tarot.lang", l);
   document.documentElement.lang = l;

@@ -38,22 +38,24 @@ export function nameRefused(text) {
 // ``type``: the message the form sends with its options (create_table, set_options).
 export function optionsForm(opts, label, type) {
   const f = h("form", {class: "grid", id: "options"});
-  const sel = h("select", {name: "players"}, [3, 4, 5].map((n) => h("option", {value: n, selected: n === opts.players}, n)));
-  f.append(h("label", {}, t("players")), sel,
-    h("label", {}, t("deals")), h("input", {name: "deals", type: "number", min: 1, max: 40, value: opts.deals}),
+  // each field named by its label (for, id: the lobby's form and the table's have their own ids)
+  const id = (name) => `${name}-${type}`, labelFor = (name, text) => h("label", {for: id(name)}, text);
+  const sel = h("select", {name: "players", id: id("players")}, [3, 4, 5].map((n) => h("option", {value: n, selected: n === opts.players}, n)));
+  f.append(labelFor("players", t("players")), sel,
+    labelFor("deals", t("deals")), h("input", {name: "deals", id: id("deals"), type: "number", min: 1, max: 40, value: opts.deals}),
     // the clock: 0 (none) or 5 to 600 seconds; other values are refused with the range, not changed
-    h("label", {}, t("movetime")), h("input", {name: "move_time", type: "number", min: 0, max: 600, value: opts.move_time || 0,
+    labelFor("move_time", t("movetime")), h("input", {name: "move_time", id: id("move_time"), type: "number", min: 0, max: 600, value: opts.move_time || 0,
       oninput: (e) => { const x = +e.target.value; e.target.setCustomValidity(x > 0 && x < 5 ? t("movetimerange") : ""); }}),
-    h("label", {}, t("private")), h("input", {name: "private", type: "checkbox", checked: !!opts.private}),
-    h("label", {}, t("spectators")), h("input", {name: "spectators", type: "checkbox", checked: opts.spectators !== false}));
+    labelFor("private", t("private")), h("input", {name: "private", id: id("private"), type: "checkbox", checked: !!opts.private}),
+    labelFor("spectators", t("spectators")), h("input", {name: "spectators", id: id("spectators"), type: "checkbox", checked: opts.spectators !== false}));
   // competitive (ratings, chips, XP) or practice; only a signed-in player may choose competitive
   const account = !!(S.me && S.me.account);
-  const stake = h("input", {name: "stake", type: "number", min: 0, max: 100000, value: opts.stake || 0, disabled: !opts.competitive});
+  const stake = h("input", {name: "stake", id: id("stake"), type: "number", min: 0, max: 100000, value: opts.stake || 0, disabled: !opts.competitive});
   f.append(h("label", {for: "competitive-" + type}, t("competitive")),
     h("span", {}, h("input", {name: "competitive", id: "competitive-" + type, type: "checkbox", checked: !!opts.competitive,
       disabled: !account, onchange: (e) => { stake.disabled = !e.target.checked; }}),
     account ? null : h("small", {class: "hint"}, " " + t("competitive_signin"))),
-    h("label", {}, t("stake")), stake,
+    labelFor("stake", t("stake")), stake,
     h("label", {for: "spectator-chat-" + type}, t("spectator_chat")),
     h("input", {name: "spectator_chat", id: "spectator-chat-" + type, type: "checkbox", checked: opts.spectator_chat === "spectators"}),
     h("button", {class: "primary", id: "submit-options"}, label));

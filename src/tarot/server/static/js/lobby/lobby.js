@@ -8,6 +8,7 @@ import {chatPanel} from "../community/chat.js";
 import {friendsPanel, invitationsPanel} from "../community/friends.js";
 import {challengePanel} from "../competitions/challenge.js";
 import {eventsPanel} from "../competitions/events.js";
+import {sheetPanel} from "../scoresheet/scoresheet.js";
 import {optionsForm} from "./forms.js";
 import {myTablesPanel, playNowPanel, tableFacts} from "./playnow.js";
 
@@ -30,5 +31,5 @@ export function lobbyView() {
     h("section", {class: "panel"}, h("h2", {}, t("lobby")),
       rows.length ? h("table", {class: "tables"}, h("tbody", {}, rows)) : h("p", {}, t("none")),
       more ? h("p", {class: "more"}, h("button", {"data-action": "lobby-more"}, fill("lobby_more", {n: more}))) : null),
-    friendsPanel("lobby"), chatPanel("lobby"));
+    friendsPanel("lobby"), chatPanel("lobby"), sheetPanel());
 }

@@ -7,13 +7,14 @@ import {seatName} from "../core/names.js";
 import {send} from "../core/net.js";
 import {S, change} from "../core/store.js";
 import {eventForTable} from "../competitions/events.js";
-import {ecartKey} from "./table.js";
+import {announce} from "./announce.js";
 
 let render = () => {};
 
 // A snapshot or an event: the missed ones asked for after a gap; the day of a challenge's table
 // and an event's name asked for when the table opens and when its game is over; the écart
-// being chosen before a reload put back; the chime when it becomes one's turn.
+// being chosen before a reload put back; the chime when it becomes one's turn; the event said
+// for screen readers (announce.js).
 function tableMessage(m, before) {
   if (m.table !== S.table) return;
   if (!("version" in before)) {  // not applied: an event after a gap (or before the snapshot)
@@ -26,8 +27,12 @@ function tableMessage(m, before) {
   if (S.state.table.challenge && (!ev || ev.kind === "game_end")) send({type: "challenge"});
   if (S.state.table.event && (!ev || ev.kind === "game_end")) eventForTable(S.state.table.event.id);
   restoreEcart();
+  announce(m, before);
   if (S.wasMyTurn && !before.wasMyTurn && S.sound) chime();
 }
+
+// where the écart being chosen is kept (a reload keeps it: table.js writes it, restoreEcart reads it)
+export const ecartKey = () => "tarot.ecart." + S.table + "." + (S.state.game ? S.state.game.commitment : "");
 
 function restoreEcart() {
   const v = S.state.view;

@@ -13,6 +13,7 @@ import {challengeEnd, challengeKey, challengeTitle} from "../competitions/challe
 import {eventEnd, eventKey, eventTitle} from "../competitions/events.js";
 import {optionsForm} from "../lobby/forms.js";
 import {hintedCards, hintKey, hintView} from "./hint.js";
+import {ecartKey} from "./index.js";
 import {rankingView, resultView} from "./result.js";
 import {sheetView} from "./sheet.js";
 
@@ -27,6 +28,25 @@ export function secondsLeft(total) {
 
 export function timerText() {
   return `${t("timeleft")}${colon()}${secondsLeft(S.timeLeft)}s`;
+}
+
+// The move clock: a bar that empties, orange at half the move time, red at the last quarter, and
+// the seconds left. ``tickTimer`` changes it in place each second (main.js).
+function timerView() {
+  const el = h("span", {id: "timer", role: "timer"}, h("span", {class: "clock-bar"}, h("span", {class: "clock-fill"})),
+    h("span", {class: "clock-text"}));
+  tickTimer(el);
+  return el;
+}
+
+export function tickTimer(el) {
+  const left = secondsLeft(S.timeLeft), total = Math.max(1, S.state.table.options.move_time || S.timeLeft || 1);
+  const part = Math.min(1, left / total);
+  el.setAttribute("aria-label", timerText());
+  el.querySelector(".clock-text").textContent = `${left} s`;
+  el.querySelector(".clock-fill").style.width = `${Math.round(part * 100)}%`;  // (the CSSOM: the CSP refuses style attributes)
+  el.classList.toggle("warn", part <= 0.5 && part > 0.25);
+  el.classList.toggle("urgent", part <= 0.25);
 }
 
 const amHost = () => !!S.me && S.state.table.host === S.me.id;
@@ -80,13 +100,8 @@ function infoView() {
     if (v.contract && v.phase !== "bidding") info.append(h("span", {}, `${t("taker")}${colon()}${seatName(v.taker)} · ${t(v.contract)}`));
     if (v.called) info.append(h("span", {}, `${t("called")}${colon()}`, cardEl(v.called, "small")));
     if (v.turn != null) info.append(h("span", {id: "turn"}, v.turn === you ? h("b", {}, t("yourturn")) : `${t("turn")}${colon()}${seatName(v.turn)}`));
-    if (S.timeLeft != null && v.turn != null) info.append(h("span", {id: "timer"}, timerText()));
+    if (S.timeLeft != null && v.turn != null) info.append(timerView());
   } else if (tb.status === "waiting") info.append(h("span", {}, t("waiting")));
-  if (tb.options.private && S.invite && !fixed()) {
-    const link = `${location.origin}/#/t/${tb.id}/${S.invite}`;
-    info.append(h("span", {id: "invite"}, `${t("invite")}${colon()}`, h("input", {readonly: true, value: link, size: 24, id: "invite-link"}),
-      h("button", {id: "copy-invite", "data-action": "copy-invite"}, t("copy"))));
-  }
   if (tb.options.competitive) {
     info.append(h("span", {class: "badge competitive"}, t("competitive_short") +
       (tb.options.stake ? ` · ${t("stake")}${colon()}${tb.options.stake}` : "")));
@@ -95,23 +110,37 @@ function infoView() {
       info.append(h("span", {class: "warn", id: "nocount"}, t("nocount")));
   }
   if (you < 0) info.append(h("span", {}, t("spectator")));
-  const vote = cancelVoteView();
-  if (vote) info.append(vote);
+  if (!votes()) {  // (for whom it asks an answer, it is among the actions)
+    const vote = cancelVoteView();
+    if (vote) info.append(vote);
+  }
   return info;
 }
 
 // The friendly cancel vote: who proposed, who accepted, and for a seated person who has not
-// answered yet, the two buttons.
+// answered yet, the two buttons (then the vote is among the player's actions, above the hand).
+const votes = () => { const c = S.state.cancel; return !!c && c.voters.includes(S.state.you) && !c.accepted.includes(S.state.you); };
+
 function cancelVoteView() {
   const st = S.state, c = st.cancel;
   if (!c) return null;
   const box = h("span", {id: "cancel-vote", class: "vote"},
     `${fill("cancel_proposed", {name: seatName(c.proposer)})} (${c.accepted.length}/${c.voters.length}, `,
     h("span", {id: "cancel-left"}, `${secondsLeft(c.time_left)}`), "s)");
-  if (c.voters.includes(st.you) && !c.accepted.includes(st.you))
+  if (votes())
     box.append(" ", h("button", {class: "primary", id: "cancel-accept", "data-action": "cancel-vote", "data-accept": "1"}, t("accept")),
       " ", h("button", {id: "cancel-refuse", "data-action": "cancel-vote", "data-accept": "0"}, t("refuse")));
   return box;
+}
+
+// A private table's invitation link, with its copy button (under the felt).
+function inviteView() {
+  const tb = S.state.table;
+  if (!tb.options.private || !S.invite || fixed()) return null;
+  const link = `${location.origin}/#/t/${tb.id}/${S.invite}`;
+  return h("div", {id: "invite"}, h("label", {for: "invite-link"}, `${t("invite")}${colon()}`),
+    h("input", {readonly: true, value: link, size: 24, id: "invite-link"}),
+    h("button", {id: "copy-invite", "data-action": "copy-invite"}, t("copy")));
 }
 
 function lastTrick(v) { return v && v.tricks.length ? v.tricks[v.tricks.length - 1] : null; }
@@ -146,6 +175,8 @@ function feltView() {
       el.append(h("div", {}, h("button", {"data-action": "remove-bot", "data-seat": i}, "✕")));
     }
     const played = h("div", {class: "played"});
+    const said = v && v.phase === "bidding" ? v.bids.filter((b) => b.seat === i).pop() : null;
+    if (said) played.append(h("span", {class: "said" + (said.bid === "pass" ? " pass" : "")}, t(said.bid)));  // its last bid, at its seat
     if (v) {
       let card = null;
       if (showLast && last) card = last.cards[(i - last.leader + n) % n];
@@ -166,9 +197,7 @@ function feltView() {
 function centreView(v, last) {
   const center = h("div", {id: "center"});
   if (v && v.chien && (v.phase === "call" || v.phase === "ecart"))  // (at the chelem's question it is put aside)
-    center.append(h("div", {}, t("chien"), h("div", {id: "chien"}, sortCards(v.chien).map((c) => cardEl(c, "small")))));
-  if (v && v.bids.length && v.phase === "bidding")
-    center.append(h("div", {id: "bids"}, v.bids.map((b) => h("div", {}, `${seatName(b.seat)}${colon()}${t(b.bid)}`))));
+    center.append(h("div", {class: "chien-shown"}, t("chien"), h("div", {id: "chien"}, sortCards(v.chien).map((c) => cardEl(c, "small")))));
   if (last) center.append(h("div", {}, `${t("last")} → ${seatName(last.winner)}`));
   if (v && v.phase === "play" && v.tricks_done <= 1) {
     // Shown to everyone at the start of the play (R11, R14): the écart's trumps and the poignées.
@@ -195,6 +224,7 @@ function nextDealBox(st) {
 
 function actionsView(v) {
   const box = h("div", {id: "actions"});
+  if (votes()) box.append(cancelVoteView());
   if (v.turn !== v.seat) return box;
   const hint = hintView(v);
   if (hint) box.append(hint);
@@ -231,10 +261,14 @@ function actionsView(v) {
 }
 
 // Where the écart being chosen is kept for a reload of the page: this table, this deal.
-export const ecartKey = () => "tarot.ecart." + S.table + "." + (S.state.game ? S.state.game.commitment : "");
-
 function handView(v) {
-  const hand = h("div", {id: "hand", class: v.hand.length > 18 ? "many" : null});  // fanned tighter
+  // fanned tighter when long; on a phone the cards overlap in rows of ``--cols`` (style.css)
+  const n = v.hand.length;
+  const hand = h("div", {id: "hand", class: n > 24 ? "many lots" : n > 18 ? "many" : null});
+  hand.style.setProperty("--n", n);  // (the CSSOM: the CSP refuses style attributes)
+  // (rows on a phone held upright: two, or three for the taker's 30 cards at three players)
+  hand.style.setProperty("--half", n > 26 ? Math.ceil(n / 3) : n > 8 ? Math.ceil(n / 2) : n);
+  if (n > 26) hand.classList.add("three-rows");
   const mine = v.turn === v.seat;
   const plays = new Set(mine ? v.legal.filter((a) => "play" in a).map((a) => a.play) : []);
   const eo = mine && v.phase === "ecart" ? v.ecart_options : null;
@@ -274,7 +308,7 @@ function toolsView() {
     tools.append(h("button", {id: "propose-cancel", "data-action": "propose-cancel"}, t("cancelgame")));
   if (st.table.status === "finished" && st.you >= 0 && !amHost() && !fixed())
     tools.append(h("button", {class: "primary", id: "rematch", "data-action": "new-game"}, t("rematch")));
-  const wrap = h("div", {}, tools);
+  const wrap = h("div", {}, tools, inviteView());
   if (st.last_result && S.resultShown && !st.next_deal) wrap.append(resultView(st.last_result));
   return wrap;
 }

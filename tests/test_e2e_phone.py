@@ -1,0 +1,188 @@
+"""The table on a phone (issue 33): at 360×640, 390×844, 412×915, in landscape 844×390 and on a
+1440×900 desktop, at 3, 4 and 5 players, in every phase a player acts in (bidding, the king's call,
+the écart, the chelem, the poignée and its trumps, the play, the result, the cancel vote, a
+private table's invitation), the page scrolled to its top shows the whole hand and every button
+to act; no visible button is under 24×24 px and each legal card shows at least 24×24 px of its
+own (WCAG 2.2, 2.5.8); on a phone the felt keeps its place and size from one phase to the next.
+
+One deal per size of table, and at each new phase the page is measured at every screen size
+(the viewport resized, not the deal played again). Skipped without playwright or Debian's
+chromium (tests/test_e2e_browser.py)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("fastapi")
+
+from test_e2e_browser import (  # noqa: E402
+    SHOTS,
+    await_turn,
+    create,
+    enter,
+    new_page,
+    seed_deals,
+    sit_with_bots,
+    tap,
+)
+
+PHONES = [(360, 640), (390, 844), (412, 915), (844, 390)]
+SIZES = PHONES + [(1440, 900)]
+POIGNEE = {3: 13, 4: 10, 5: 8}  # trumps (the Excuse counting) for a simple poignée (R14)
+
+# The page at its top, measured once its layout is done: what lies outside the screen of what
+# the player acts with, the visible buttons under 24×24, the legal cards whose 24×24 corner is
+# covered by another element, and where the felt is.
+MEASURE = """async () => {
+  window.scrollTo(0, 0);
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  const W = innerWidth, H = innerHeight;
+  const name = (el) => `${el.id || el.className} ${el.dataset.card || el.textContent.trim().slice(0, 20)}`;
+  const seen = (el) => el.getBoundingClientRect().width > 0 && getComputedStyle(el).visibility === 'visible';
+  // (a private table's invitation: what one does before the game; during it, under the hand)
+  const acting = [...document.querySelectorAll('#hand .card, #actions button, #actions .card, #next-deal' +
+                                               (document.querySelector('#hand') ? '' : ', #invite button'))];
+  const outside = acting.filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && (r.top < -.5 || r.left < -.5 || r.bottom > H + .5 || r.right > W + .5);
+  }).map(name);
+  const small = [...document.querySelectorAll('button')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return seen(el) && (r.width < 24 || r.height < 24); }).map(name);
+  const corner = [[2, 2], [23, 2], [2, 23], [23, 23]];
+  const covered = [...document.querySelectorAll('#hand .card.legal')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return corner.some(([dx, dy]) => { const at = document.elementFromPoint(r.left + dx, r.top + dy);
+      return !at || !el.contains(at); }); }).map(name);
+  const felt = document.querySelector('#felt').getBoundingClientRect();
+  return {outside, small, covered, felt: [Math.round(felt.top), Math.round(felt.height)],
+          wide: document.documentElement.scrollWidth > W}; }"""
+
+
+def phase_of(page: Any) -> str | None:
+    """What the player has to do now (None: the robots' turns)."""
+    if page.locator("#felt .result.overlay").count():
+        return "result"
+    for selector, phase in (("button.bid", "bidding"), ("button.call", "call"), ("#ecart", "ecart"),
+                            ("button.chelem", "chelem"), ("#poignee-show", "poignee-pick"),
+                            ("button.poignee", "poignee"), ("#hand .card.legal", "play")):
+        if page.locator(selector).count():
+            return phase
+    return None
+
+
+def measured(page: Any, phase: str, felts: dict[tuple[int, int], set[tuple[int, int]]],
+             shots: dict[tuple[str, int], str]) -> None:
+    """The page at each screen size, in this phase; back to a phone's size after."""
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        m = page.evaluate(MEASURE)
+        where = f"{phase} at {width}×{height}"
+        assert not m["outside"], f"{where}: off the screen {m['outside']}"
+        assert not m["small"], f"{where}: buttons under 24×24 {m['small']}"
+        assert not m["covered"], f"{where}: legal cards showing less than 24×24 {m['covered']}"
+        assert not m["wide"], where
+        if (width, height) in PHONES:
+            felts.setdefault((width, height), set()).add(tuple(m["felt"]))
+        if (phase, width) in shots:
+            page.screenshot(path=str(SHOTS / shots[(phase, width)]))
+    page.set_viewport_size({"width": 390, "height": 844})
+
+
+@pytest.mark.parametrize(("players", "lang"), [(3, "fr"), (4, "en"), (5, "fr")])
+def test_every_phase_fits_every_screen(server: str, browser: Any, players: int, lang: str,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The robots pass, so the player takes (and at five calls a king) and makes the écart; the
+    player is dealt a poignée, declares it and picks its trumps; at four the table is private
+    (its invitation under the felt)."""
+    from tarot.bots.heuristic import HeuristicBot
+    from tarot.engine import Bid
+    from tarot.engine.cards import EXCUSE_BIT, TRUMPS
+
+    monkeypatch.setattr(HeuristicBot, "bid", lambda self, view: Bid(view.seat, None))
+    seed_deals(monkeypatch, "phone",
+               lambda deal, n: (deal.hands[0] & (TRUMPS | EXCUSE_BIT)).bit_count() >= POIGNEE[n])
+    page = new_page(browser, 390, 844, lang=lang)
+    enter(page, server, "Maximilienne")
+    if players == 4:
+        page.set_checked("input[name=private]", True)
+    create(page, players, deals=2, move_time=600)  # a move clock (its bar in the info bar)
+    felts: dict[tuple[int, int], set[tuple[int, int]]] = {}
+    if players == 4:
+        page.wait_for_selector("#invite button")
+        measured(page, "invite", {}, {})  # (before the game: the felt has no hand under it yet)
+    sit_with_bots(page, players)
+    shots = {("call", 390): "table-call-5p-390.png"} if players == 5 else {}
+    if players == 4:
+        shots = {(phase, width): f"table-{phase}-4p-{width}.png" for phase in ("bidding", "ecart", "play")
+                 for width in (390, 1440)}
+    seen: list[str] = []
+    end = time.monotonic() + 90
+    while time.monotonic() < end:
+        phase = phase_of(page)
+        if phase is None:
+            await_turn(page, "#felt .result.overlay", 500)
+            continue
+        if phase not in seen:
+            seen.append(phase)
+            measured(page, phase, felts, shots)
+        if phase == "result":
+            break
+        if phase == "bidding":
+            tap(page.locator("button.bid:not([data-bid='pass'])").first)
+        elif phase == "call":
+            tap(page.locator("button.call").first)
+        elif phase == "ecart":
+            if page.locator("#ecart:enabled").count():
+                tap(page.locator("#ecart"))
+            else:
+                tap(page.locator("#hand .card.legal:not(.selected)").first)
+        elif phase == "chelem":
+            tap(page.locator("button.chelem[data-chelem='false']"))
+        elif phase == "poignee":
+            tap(page.locator("button.poignee").first)
+        elif phase == "poignee-pick":
+            if page.locator("#poignee-show:enabled").count():
+                tap(page.locator("#poignee-show"))
+            else:
+                tap(page.locator("#poignee-pick .card:not(.selected)").first)
+        else:
+            tap(page.locator("#hand .card.legal").first)
+    expected = {"bidding", "ecart", "poignee", "poignee-pick", "play", "result"}
+    expected |= {"call"} if players == 5 else set()
+    assert expected <= set(seen), seen
+    for size, places in felts.items():  # the felt never moved nor changed size on a phone
+        assert len(places) == 1, (size, places)
+    assert not page.errors, page.errors
+    page.close()
+
+
+def test_the_cancel_vote_fits_every_screen(server: str, browser: Any) -> None:
+    """A second person at the table proposes to cancel the game: the first one's answer buttons
+    are among its actions, above its hand, at every size."""
+    host = new_page(browser, 390, 844, lang="fr")
+    enter(host, server, "Alice")
+    create(host, 4, deals=1)
+    table = host.evaluate("location.hash")
+    guest = new_page(browser, 1100, 900)
+    enter(guest, server, "Bruno")
+    guest.goto(server + "/" + table)
+    guest.wait_for_selector(".seat[data-seat='1'] button.sit")
+    guest.click(".seat[data-seat='1'] button.sit")
+    host.wait_for_selector(".seat[data-seat='2'] button.add-bot")
+    for seat in (2, 3):
+        tap(host.locator(f".seat[data-seat='{seat}'] button.add-bot"))
+    guest.wait_for_selector("#propose-cancel")
+    guest.on("dialog", lambda dialog: dialog.accept())  # ("Propose to cancel the game?")
+    guest.click("#propose-cancel")
+    host.wait_for_selector("#actions #cancel-accept")
+    measured(host, "cancel vote", {}, {("cancel vote", 390): "table-cancel-vote-4p-390.png"})
+    tap(host.locator("#cancel-accept"))
+    host.wait_for_selector("#cancelled")
+    for page in (host, guest):
+        assert not page.errors, page.errors
+        page.close()
