@@ -11,6 +11,7 @@ chromium (tests/test_e2e_browser.py)."""
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -25,6 +26,7 @@ from test_e2e_browser import (  # noqa: E402
     create,
     enter,
     new_page,
+    play_until,
     seed_deals,
     sit_with_bots,
     tap,
@@ -186,3 +188,31 @@ def test_the_cancel_vote_fits_every_screen(server: str, browser: Any) -> None:
     for page in (host, guest):
         assert not page.errors, page.errors
         page.close()
+
+
+def test_the_end_of_a_game_comes_first_on_a_phone(server: str, browser: Any) -> None:
+    """A game's end (issue 33): first on the screen, the winner's moment, the final ranking with
+    each score, the score sheet, then a rematch and the way back to the lobby, all above the
+    fold on a phone; the lobby is one tap away."""
+    page = new_page(browser, 390, 844, lang="fr")
+    enter(page, server, "Zoé")
+    create(page, 4, deals=1)
+    sit_with_bots(page, 4)
+    play_until(page, "#game-end")
+    end = page.evaluate("""() => { window.scrollTo(0, 0);
+        const box = (s) => document.querySelector(s).getBoundingClientRect();
+        return {panel: box('#game-end').top, felt: box('#felt').top, H: innerHeight,
+                bottom: Math.max(box('#new-game').bottom, box('#back-to-lobby').bottom)}; }""")
+    assert end["panel"] < end["felt"] and end["bottom"] <= end["H"], end  # before the felt, above the fold
+    winner = page.locator("#winner").inner_text()
+    assert winner.startswith("Bravo") or "gagne" in winner or "égalité" in winner, winner
+    ranks = page.locator("#game-end #ranking li").all_inner_texts()
+    # each score (a true minus)
+    assert len(ranks) == 4 and all(re.search("\xa0: [−0-9]", r) for r in ranks), ranks
+    assert page.locator("#game-end #sheet tbody tr").count() == 1
+    assert page.locator("#new-game").inner_text() == "Revanche"  # (the host: the same table again)
+    page.screenshot(path=str(SHOTS / "game-end-4p-390.png"))
+    page.click("#back-to-lobby")
+    page.wait_for_selector("[data-action='play-now']")
+    assert not page.errors, page.errors
+    page.close()

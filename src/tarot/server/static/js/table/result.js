@@ -55,6 +55,7 @@ export function rankingView(ranking, outcome = null) {
   };
   return h("section", {class: "panel", id: "ranking"}, h("h3", {}, t("ranking")),
     // equal totals share a place (1, 1, 1, 4): the list shows the server's rank, not the position
-    h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1}, `${seatName(r.seat)}${colon()}${minus(r.total)}` + line(r)))),
+    h("ol", {}, ranking.map((r, i) => h("li", {value: r.rank ?? i + 1, class: (r.rank ?? i + 1) === 1 ? "first" : null},
+      `${seatName(r.seat)}${colon()}${minus(r.total)}` + line(r)))),
     outcome && !outcome.some((o) => o.ordinal_after != null) ? h("p", {class: "hint"}, t("nocountdone")) : null);
 }

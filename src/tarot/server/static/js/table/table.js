@@ -2,7 +2,7 @@
 // result between deals), the player's actions and hand, the tools, and the panels below. Each
 // region has a key; main.js redraws a region only when its key changed.
 import {cardEl, cardName, sortCards} from "../cards/cards.js";
-import {h} from "../core/dom.js";
+import {h, s} from "../core/dom.js";
 import {colon, fill, lang, t} from "../core/i18n.js";
 import {kept} from "../core/kept.js";
 import {guestMark, isGuest, seatName} from "../core/names.js";
@@ -68,20 +68,47 @@ export function tableRegions() {
     {id: "challenge-wrap", key: `${lang()}|${st.table.status}|${challengeKey()}|${JSON.stringify(game && game.totals)}`,
       build: challengeEnd},
     {id: "event-wrap", key: `${lang()}|${st.table.status}|${atEvent() && eventKey(atEvent())}`, build: eventEnd},
+    // a finished game: its end first (the winner, the ranking, the sheet, a rematch, the lobby)
+    {id: "end-wrap", key: `${lang()}|${st.table.status}|${st.you}|${amHost()}|${JSON.stringify(game && [game.ranking, game.outcome,
+      game.cancelled, game.sheet])}`, build: endView},
     {id: "felt-wrap", key: live, build: feltView},
     {id: "actions-wrap", key: live, build: () => (v && st.you >= 0 ? actionsView(v) : null)},
     {id: "hand-wrap", key: live, build: () => (v && st.you >= 0 ? handView(v) : null)},
     {id: "tools-wrap", key: live, build: toolsView},
-    {id: "ranking-wrap", key: `${lang()}|${JSON.stringify(game && [game.ranking, game.outcome, game.cancelled])}`,
-      build: () => (fixed() ? null : game && game.cancelled ? h("section", {class: "panel", id: "cancelled"}, h("p", {}, t("gamecancelled")))
-        : game && game.ranking ? rankingView(game.ranking, game.outcome) : null)},
-    {id: "sheet-wrap-region", key: `${lang()}|${JSON.stringify(game && game.sheet)}|${st.table.seats.map((s) => s.name)}`,
-      build: () => (game && game.sheet.length ? sheetView(game) : null)},
+    {id: "sheet-wrap-region", key: `${lang()}|${st.table.status}|${JSON.stringify(game && game.sheet)}|${st.table.seats.map((s) => s.name)}`,
+      build: () => (game && game.sheet.length && !ended() ? sheetView(game) : null)},
     {id: "chat-wrap", key: `${chatKey()}|${friendsKey()}`, build: () => (st.table.challenge ? null : chatPanel("table"))},
     {id: "friends-wrap", key: `${friendsKey()}|${live}`, build: () => (S.friends.size && !fixed() ? friendsPanel("table") : null)},
     {id: "host-wrap", key: `${lang()}|${st.table.status}|${amHost()}|${JSON.stringify(st.table.options)}`, build: hostView},
   ];
 }
+
+// The game is over and its end is shown first (a challenge's or an event's table has its own).
+const ended = () => !fixed() && S.state.table.status === "finished" && !!S.state.game && !!(S.state.game.ranking || S.state.game.cancelled);
+
+// The end of a game: the winner's moment, the final ranking with each score, the score sheet, then
+// a rematch and the way back to the lobby (a cancelled game: why it counts for nothing).
+function endView() {
+  if (!ended()) return null;
+  const st = S.state, game = st.game;
+  const buttons = h("div", {class: "end-buttons"},
+    st.you >= 0 ? h("button", {class: "primary", id: amHost() ? "new-game" : "rematch", "data-action": "new-game"}, t("rematch")) : null,
+    h("button", {id: "back-to-lobby", "data-action": "leave"}, t("backtolobby")));
+  if (game.cancelled) return h("section", {class: "panel game-end", id: "game-end"}, h("div", {id: "cancelled"}, h("p", {}, t("gamecancelled"))), buttons);
+  const first = game.ranking.filter((r, i) => (r.rank ?? i + 1) === 1).map((r) => r.seat);
+  const names = first.map((i) => seatName(i));  // "A", "A et B", "A, B et C"
+  const listed = names.length > 1 ? `${names.slice(0, -1).join(", ")} ${t("and")} ${names[names.length - 1]}` : names[0];
+  const title = first.includes(st.you) ? t(first.length > 1 ? "end_you_share" : "end_you_win")
+    : fill(first.length > 1 ? "end_they_share" : "end_wins", {names: listed});
+  return h("section", {class: "panel game-end" + (first.includes(st.you) ? " won" : ""), id: "game-end"},
+    h("div", {class: "end-moment"}, trophy(), h("h2", {id: "winner"}, title)),
+    rankingView(game.ranking, game.outcome), game.sheet.length ? sheetView(game) : null, buttons);
+}
+
+// A gold cup, drawn (a font may have no emoji).
+const trophy = () => s("svg", {class: "trophy", viewBox: "0 0 64 64", "aria-hidden": "true"},
+  s("path", {d: "M18 8h28v6h10c0 12-6 20-15 22-2 5-5 8-7 9v7h8v6H22v-6h8v-7c-2-1-5-4-7-9C14 34 8 26 8 14h10zm0 12h-4c1 6 4 10 7 12-2-4-3-8-3-12zm28 0c0 4-1 8-3 12 3-2 6-6 7-12z",
+    fill: "#e7b416", stroke: "#8a6a00", "stroke-width": "1.5", "stroke-linejoin": "round"}));
 
 function infoView() {
   const st = S.state, tb = st.table, v = st.view, you = st.you;
@@ -306,8 +333,6 @@ function toolsView() {
   else if (!fixed()) tools.append(h("button", {id: "leave", "data-action": "leave"}, t("leave")));
   if (st.table.status === "playing" && st.you >= 0 && !st.cancel && !fixed())
     tools.append(h("button", {id: "propose-cancel", "data-action": "propose-cancel"}, t("cancelgame")));
-  if (st.table.status === "finished" && st.you >= 0 && !amHost() && !fixed())
-    tools.append(h("button", {class: "primary", id: "rematch", "data-action": "new-game"}, t("rematch")));
   const wrap = h("div", {}, tools, inviteView());
   if (st.last_result && S.resultShown && !st.next_deal) wrap.append(resultView(st.last_result));
   return wrap;
@@ -318,5 +343,6 @@ function hostView() {
   if (!amHost() || tb.status === "playing" || fixed()) return null;
   return h("section", {class: "panel"}, h("h3", {}, t("options")),
     kept("options:" + JSON.stringify(tb.options), () => optionsForm(tb.options, t("save"), "set_options")),
-    tb.status === "finished" ? h("button", {class: "primary", id: "new-game", "data-action": "new-game"}, t("newgame")) : null);
+    // (a finished game's rematch is in its end's panel, at the top; a cancelled one's too)
+    tb.status === "finished" && !ended() ? h("button", {class: "primary", id: "new-game", "data-action": "new-game"}, t("newgame")) : null);
 }
