@@ -146,3 +146,20 @@ def test_every_bot_kind_has_a_short_name_in_both_languages() -> None:
         for kind in BOT_NAMES:
             name = texts(lang)[f"botname_{kind}"]
             assert 0 < len(name) <= 12, name
+
+
+def test_a_toast_starts_with_a_capital() -> None:
+    """Issue 33: a toast (a sentence on its own) starts with a capital letter in both languages,
+    or with a name; "temps écoulé : le serveur a joué pour …" read as a fragment."""
+    looked_up = set()
+    for module in MODULES:
+        for call in re.findall(r"toast\((.{0,80})", module.read_text(encoding="utf-8")):
+            # the text that opens the toast: t("key"), fill("key", …) or `${t("key")} …`
+            first = re.match(r"""(?:`\$\{)?(?:t|fill)\("(\w+)\"""", call)
+            if first:
+                looked_up.add(first.group(1))
+    assert {"timeout", "copied", "invited_by"} <= looked_up, looked_up
+    for lang in ("en", "fr"):
+        said = texts(lang)
+        for key in looked_up:
+            assert said[key][0].isupper() or said[key].startswith("{"), (lang, key, said[key])

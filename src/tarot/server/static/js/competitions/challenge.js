@@ -110,7 +110,8 @@ function page(c, mo) {
     panel({id: "ch-deals"}, h("h3", {}, t("deals")), h("ol", {class: "ch-deals"}, c.deals.map((d) => dealItem(d))),
       h("p", {class: "note ch-fair"}, t("ch_fair"), " ", h("a", {href: `/api/challenge/days/${c.day}`}, t("ch_fair_link")))),
     panel({id: "ch-day-ranking"}, h("h3", {}, t("ch_ranking_day")),
-      rankingTable(c.ranking, "deals", t("ch_attack"), (r) => r.attack), h("p", {class: "note"}, t("ch_ranking_day_note"))),
+      // the deals in attack (none: a dash, not "Attaque 0")
+      rankingTable(c.ranking, "deals", t("ch_attack"), (r) => r.attack || "–"), h("p", {class: "note"}, t("ch_ranking_day_note"))),
     monthPanel(c, mo),
   ];
 }

@@ -118,7 +118,7 @@ function rankingPanel(e) {
           h("th", {class: "num"}, t("deals")), h("th", {class: "num"}, t("ch_attack")))),
         h("tbody", {}, e.ranking.map((r) => h("tr", {class: r.player === mine ? "me" : false},
           h("td", {class: "num rank"}, r.rank), h("td", {class: "who"}, player(r.name)), h("td", {class: "num"}, pct(r.percentage)),
-          h("td", {class: "num"}, r.deals), h("td", {class: "num"}, r.attack)))))),
+          h("td", {class: "num"}, r.deals), h("td", {class: "num ev-attack"}, r.attack || "–")))))),  // (none: a dash, not "0")
     h("p", {class: "note"}, t("ev_ranking_note")));
 }
 
