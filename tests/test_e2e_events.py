@@ -154,7 +154,8 @@ def test_an_event_from_its_creation_to_its_results(server: str, browser: Any) ->
         ranked = page.locator("#ev-ranking tbody").inner_text()
         assert "Odile" in ranked and "Fabrice" in ranked
         assert page.locator("#ev-ranking tbody tr").count() == 2  # the robots are never ranked
-        attack = page.locator("#ev-ranking tbody td.ev-attack").all_inner_texts()  # deals in attack, none: "–"
+        # the deals in attack, none: "–"
+        attack = page.locator("#ev-ranking tbody td.ev-attack").all_inner_texts()
         assert all(a == "–" or int(a) > 0 for a in attack), attack
         assert page.locator("#ev-deals .ev-deal").count() == 2
         for k in (1, 2):

@@ -21,11 +21,13 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytest.importorskip("fastapi")
 
 from test_e2e_browser import (  # noqa: E402
+    CORNER,
     SHOTS,
     await_turn,
     create,
     enter,
     new_page,
+    play_step,
     play_until,
     seed_deals,
     sit_with_bots,
@@ -214,5 +216,69 @@ def test_the_end_of_a_game_comes_first_on_a_phone(server: str, browser: Any) -> 
     page.screenshot(path=str(SHOTS / "game-end-4p-390.png"))
     page.click("#back-to-lobby")
     page.wait_for_selector("[data-action='play-now']")
+    assert not page.errors, page.errors
+    page.close()
+
+
+def thumb(page: Any, selector: str) -> None:
+    """One touch near the top left corner of ``selector``: the touch screen's own tap, not the
+    locator's (which taps again when the page redraws the element under it, as arming a card does)."""
+    box = page.locator(selector).bounding_box()
+    page.touchscreen.tap(box["x"] + CORNER["x"], box["y"] + CORNER["y"])
+
+
+def test_display_options_are_kept_and_change_the_hand(server: str, browser: Any) -> None:
+    """The header's ⚙ (issue 33): large cards, a four-colour deck, a card played on a touch
+    screen only at a second tap, a forced card played by itself; kept across a reload."""
+    page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True, reduced_motion="reduce")
+    page.set_default_timeout(90_000)
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.add_init_script("localStorage.setItem('tarot.lang', 'fr')")
+    enter(page, server, "Noémie")
+    page.click("#prefs")
+    page.wait_for_selector("#prefs-dialog[open]")
+    assert page.locator("#prefs-title").inner_text() == "Options d’affichage"
+    page.check("input[name=pref-size][value=large]")
+    for key in ("fourColour", "confirm", "autoplay"):
+        page.check(f"#pref-{key}")
+    page.click("#prefs-close")
+    page.reload()  # kept in this browser
+    page.wait_for_function("() => window.tarotReady === true")
+    assert page.evaluate("[...document.documentElement.classList].sort()") == ["cards-large", "four-colour"]
+    create(page, 4, deals=1)
+    sit_with_bots(page, 4)
+    colours = page.evaluate("""() => Object.fromEntries(
+        [...document.querySelectorAll('#hand .card:not(.trump)')]
+        .map((el) => [el.dataset.card.slice(-1), getComputedStyle(el).color]))""")
+    four = {"D": "rgb(29, 78, 216)", "C": "rgb(21, 128, 61)", "H": "rgb(192, 38, 45)", "S": "rgb(27, 27, 27)"}
+    assert all(four[suit] == colour for suit, colour in colours.items()), colours
+    width = page.evaluate("document.querySelector('#hand .card').getBoundingClientRect().width")
+    assert width > 48, width  # large cards (44 px by default)
+    confirmed = forced = 0
+    seen: set[str] = set()
+    end = time.monotonic() + 120
+    while not page.locator("#game-end").count() and time.monotonic() < end:
+        legal = page.locator("#hand .card.legal[data-action='play']")
+        if not legal.count():
+            if not play_step(page, seen, {}, take="pass"):
+                await_turn(page, "#game-end", 500)
+            continue
+        cards = page.locator("#hand .card").count()
+        if legal.count() == 1 and not page.locator("button.poignee").count():
+            # never tapped: it goes by itself
+            page.wait_for_function("(n) => document.querySelectorAll('#hand .card').length < n",
+                                   arg=cards, timeout=5000)
+            forced += 1
+            continue
+        code = legal.first.get_attribute("data-card")
+        thumb(page, f"#hand .card[data-card='{code}']")
+        page.wait_for_selector(f"#hand .card.armed[data-card='{code}']")  # lifted, not played
+        assert page.locator("#hand .card").count() == cards
+        thumb(page, f"#hand .card[data-card='{code}']")
+        page.wait_for_selector(f"#hand .card[data-card='{code}']", state="detached")
+        confirmed += 1
+    assert page.locator("#game-end").count()
+    assert confirmed and forced, (confirmed, forced)  # (the last card of a deal is always forced)
     assert not page.errors, page.errors
     page.close()

@@ -30,12 +30,15 @@ import {REDUCERS} from "./reducers.js";
 import * as scoresheet from "./scoresheet/index.js";
 import {sheetLink, sheetView, routeSheet} from "./scoresheet/scoresheet.js";
 import * as table from "./table/index.js";
+import {openPrefs} from "./table/prefs.js";
+import {applyPrefs} from "./core/prefs.js";
 
 const AREAS = [table, lobby, players, community, competitions, scoresheet];
 const JOIN_REFUSED = new Set(["no_table", "no_spectators"]);  // a table's page cannot open
 const CHALLENGE_REFUSED = new Set(["challenge_played", "challenge_closed"]);  // a deal of the day cannot be played
 
 use(REDUCERS);
+applyPrefs();  // the player's display options (the ⚙ in the header)
 // for the browser tests (and a curious console): the page's state and its socket, bundled or not
 window.tarot = {S, change, send};
 
@@ -196,12 +199,15 @@ function soundButton() {
   const b = $("#sound");
   b.setAttribute("aria-pressed", S.sound); b.textContent = "♪ " + t(S.sound ? "sound_on" : "sound_off");
   b.title = t("sound_title");
+  $("#prefs").setAttribute("aria-label", t("prefs_button")); $("#prefs").title = t("prefs_button");
 }
 Object.assign(ACTIONS, {
   "lang": async () => { await setLang(lang() === "fr" ? "en" : "fr"); keepLang(); $("#offline").textContent = t("offline"); screen = null; render(); },
   "sound": () => {
     change("sound"); localStorage.setItem("tarot.sound", S.sound ? "on" : "off"); soundButton(); if (S.sound) table.chime();
   },
+  "prefs": () => openPrefs(() => { screen = null; render(); }),  // (the hand drawn again with the new options)
+  "prefs-close": () => $("#prefs-dialog").close(),
   "help": async () => {
     const nodes = await (await import("./table/help.js")).helpSheet();
     if (!nodes) { toast(t("help_unavailable")); return; }

@@ -10,7 +10,7 @@ const stored = (key) => (globalThis.localStorage ? localStorage.getItem(key) : n
 export const S = {
   token: stored("tarot.token"), name: stored("tarot.name"), sound: stored("tarot.sound") === "on",
   me: null, lobby: new Map(), lobbyTotal: 0, lobbyShown: LOBBY_PAGE, myTables: [], table: null, state: null, version: null,
-  selected: new Set(), showLastAt: null, poignee: null, resultShown: null, invite: null,
+  selected: new Set(), showLastAt: null, poignee: null, resultShown: null, invite: null, armed: null,
   hint: null, hintAsked: null,  // the expert's advice ({version, advice}) and the version it was asked at (table/hint.js)
   timerAt: 0, timeLeft: null, sentAt: null, wasMyTurn: false,
   lastPlayed: null,  // the card of the last play event (drawn coming in)

@@ -6,6 +6,7 @@ import {t} from "../core/i18n.js";
 import {seatName} from "../core/names.js";
 import {send} from "../core/net.js";
 import {S, change} from "../core/store.js";
+import {prefs, touchScreen} from "../core/prefs.js";
 import {eventForTable} from "../competitions/events.js";
 import {announce} from "./announce.js";
 
@@ -29,6 +30,16 @@ function tableMessage(m, before) {
   restoreEcart();
   announce(m, before);
   if (S.wasMyTurn && !before.wasMyTurn && S.sound) chime();
+  forcedCard();
+}
+
+// A forced card (the only legal move, nothing else to decide) played by itself, if the player
+// asked for it (⚙), after a moment to see it go.
+function forcedCard() {
+  const v = S.state.view, version = S.version;
+  if (!prefs().autoplay || !v || v.turn !== v.seat || v.phase !== "play" || v.legal.length !== 1 || v.poignee_options) return;
+  const only = v.legal[0].play;
+  if (only) setTimeout(() => { if (S.version === version) act({play: only}); }, 600);
 }
 
 // where the écart being chosen is kept (a reload keeps it: table.js writes it, restoreEcart reads it)
@@ -80,7 +91,14 @@ export function init(hooks) {
     "hint": redrawn(() => { change("hint_asked"); send({type: "hint"}); }),
     "call": (el) => act({call: el.dataset.call}),
     "chelem": (el) => act({chelem: el.dataset.chelem === "true"}),
-    "play": (el) => act({play: el.dataset.card}),
+    "play": (el) => {
+      // on a touch screen, if the player asked for it (⚙): a first tap lifts the card, a second plays it
+      const card = el.dataset.card;
+      if (prefs().confirm && touchScreen() && !(S.armed && S.armed.card === card && S.armed.version === S.version)) {
+        change("arm", {card}); render(); return;
+      }
+      act({play: card});
+    },
     "toggle": redrawn((el) => change("toggle", {card: el.dataset.card})),
     "ecart": () => act({ecart: [...S.selected]}),
     "poignee-start": redrawn((el) => {

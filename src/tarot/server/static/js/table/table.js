@@ -60,7 +60,7 @@ const atEvent = () => S.state.table.event || null;
 export function tableRegions() {
   const st = S.state, v = st.view;
   // what the player does on this page, in every key: a click that changes it redraws
-  const ui = JSON.stringify([lang(), [...S.selected], S.showLastAt, S.poignee, S.invite, S.resultShown, [...S.open], hintKey()]);
+  const ui = JSON.stringify([lang(), [...S.selected], S.showLastAt, S.poignee, S.invite, S.resultShown, [...S.open], hintKey(), S.armed]);
   const live = `${S.version}|${ui}`;
   const game = st.game;
   return [
@@ -313,6 +313,7 @@ function handView(v) {
       if (hinted.has(c)) cls += " hinted";
     } else if (plays.size) {
       if (plays.has(c)) { cls += " legal"; attrs["data-action"] = "play"; } else cls += " disabled";
+      if (S.armed && S.armed.card === c && S.armed.version === S.version) { cls += " armed"; attrs.title = t("confirm_play"); }
       if (hinted.has(c)) cls += " hinted";
     }
     hand.append(cardEl(c, cls, attrs));
