@@ -13,9 +13,15 @@ STATIC = Path(__file__).resolve().parents[1] / "src" / "tarot" / "server" / "sta
 MODULES = sorted((STATIC / "js").rglob("*.js"))
 
 
-def texts(lang: str) -> dict[str, Any]:
-    loaded: dict[str, Any] = json.loads((STATIC / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+def part(lang: str, name: str = "") -> dict[str, Any]:
+    """One of a language's two files: the lobby's (``""``) or the other screens' (``".views"``)."""
+    loaded: dict[str, Any] = json.loads((STATIC / "i18n" / f"{lang}{name}.json").read_text(encoding="utf-8"))
     return loaded
+
+
+def texts(lang: str) -> dict[str, Any]:
+    """Every text of a language, as the page holds them once its screens have loaded theirs."""
+    return part(lang) | part(lang, ".views")
 
 
 def shape(value: Any) -> Any:
@@ -28,7 +34,11 @@ def shape(value: Any) -> Any:
 
 
 def test_both_languages_have_the_same_texts() -> None:
-    assert sorted(p.stem for p in (STATIC / "i18n").glob("*.json")) == ["en", "fr"]
+    files = sorted(p.name for p in (STATIC / "i18n").glob("*.json"))
+    assert files == ["en.json", "en.views.json", "fr.json", "fr.views.json"]
+    for name in ("", ".views"):  # each file the same keys in both languages, none in both files
+        assert set(part("en", name)) == set(part("fr", name)), name
+    assert not set(part("en")) & set(part("en", ".views"))
     en, fr = texts("en"), texts("fr")
     assert len(en) > 100
     assert set(en) - set(fr) == set(), "missing in French"
@@ -74,8 +84,9 @@ def test_the_client_is_served_with_its_texts(tmp_path: Path) -> None:
 
     with TestClient(create_app(f"sqlite:///{tmp_path / 'tarot.sqlite3'}")) as client:
         for lang in ("en", "fr"):
-            answer = client.get(f"/static/i18n/{lang}.json")
-            assert answer.status_code == 200 and answer.json() == texts(lang)
+            for name in ("", ".views"):
+                answer = client.get(f"/static/i18n/{lang}{name}.json")
+                assert answer.status_code == 200 and answer.json() == part(lang, name)
 
 
 def test_the_client_is_modules_with_one_click_listener() -> None:
@@ -163,3 +174,17 @@ def test_a_toast_starts_with_a_capital() -> None:
         said = texts(lang)
         for key in looked_up:
             assert said[key][0].isupper() or said[key].startswith("{"), (lang, key, said[key])
+
+
+def test_the_lobby_has_its_texts_without_the_other_screens() -> None:
+    """Issue 33, a light first load: the texts the lobby's own modules look up are in the lobby's
+    file (<lang>.json); <lang>.views.json holds only those of the screens loaded later."""
+    lazy = {"players/replay.js", "players/stats.js", "scoresheet/scoresheet.js", "scoresheet/codec.js",
+            "table/table.js", "table/result.js", "table/hint.js", "table/sheet.js", "table/help.js"}
+    views = set(part("en", ".views"))
+    for module in MODULES:
+        if module.relative_to(STATIC / "js").as_posix() in lazy:
+            continue
+        looked_up = set(re.findall(r"""\bt\("(\w+)"\)|fill\("(\w+)\"""", module.read_text(encoding="utf-8")))
+        named = {a or b for a, b in looked_up}
+        assert not named & views, (module.name, named & views)

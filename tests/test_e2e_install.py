@@ -8,8 +8,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from test_e2e_browser import new_page
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
@@ -44,8 +42,6 @@ def test_the_first_visit_makes_few_requests(browser: Any, server: str) -> None:
     assert not any("/i18n/en.json" in url for url, _ in fetched)  # only the page's language
 
 
-@pytest.mark.xfail(strict=True, reason="about 53 KB: the score sheet's, replay's and profile's screens are "
-                   "still in the lobby's bundle (docs/performance.md)")
 def test_the_first_visit_is_light(browser: Any, server: str) -> None:
     size, _, fetched = first_load(browser, server, "fr")
     assert size <= BUDGET_BYTES, fetched

@@ -8,7 +8,7 @@
 // A server message goes to the store, then to its area's effects, then the page is redrawn by
 // region. Clicks go through one listener (``data-action``).
 import {$, h, toast} from "./core/dom.js";
-import {fill, lang, setLang, t, texts} from "./core/i18n.js";
+import {fill, lang, loadViewTexts, setLang, t, texts} from "./core/i18n.js";
 import {forget, kept} from "./core/kept.js";
 import {connect, reconnect, send} from "./core/net.js";
 import {S, change, receive, use} from "./core/store.js";
@@ -25,10 +25,10 @@ import {playNowPanel} from "./lobby/playnow.js";
 import {accountHeader, pageView, routePage, signInOffer} from "./players/account.js";
 import * as players from "./players/index.js";
 import {nameRefused as refusesName} from "./players/reduce.js";
-import {replayView, routeReplay} from "./players/replay.js";
+import {replayView, routeReplay} from "./players/index.js";
 import {REDUCERS} from "./reducers.js";
 import * as scoresheet from "./scoresheet/index.js";
-import {sheetLink, sheetView, routeSheet} from "./scoresheet/scoresheet.js";
+import {sheetLink, sheetView, routeSheet} from "./scoresheet/index.js";
 import * as table from "./table/index.js";
 import {openPrefs} from "./table/prefs.js";
 import {applyPrefs} from "./core/prefs.js";
@@ -147,8 +147,25 @@ function show(name, ...nodes) {
   $("#app").replaceChildren(...nodes.filter(Boolean));
 }
 
+// The stylesheet (views.css) and the texts (i18n/<lang>.views.json) of every screen but the lobby,
+// fetched when one is first shown: until they are there, the screen waits (drawn without them, it
+// would jump, or show a text's key).
+let viewsReady = null;  // null: not asked for; false: on their way; true: there
+function withViews() {
+  if (viewsReady === null) {
+    viewsReady = false;
+    const base = document.querySelector("meta[name=tarot-static]")?.content || "/static/";
+    const style = new Promise((done, failed) => document.head.append(h("link", {rel: "stylesheet", href: base + "views.css",
+      onload: done, onerror: failed})));
+    Promise.all([style, loadViewTexts()]).then(() => { viewsReady = true; screen = null; render(); },
+      () => { viewsReady = null; toast(t("offline")); });
+  }
+  return viewsReady;
+}
+
 function draw(app) {
   const page = !S.table && (pageView() || replayView() || challengeView() || eventView() || sheetView());  // rebuilt only when its key changes
+  if ((page || S.table) && !withViews()) return show("wait");
   if (page) { if (screen !== page.key) show(page.key, ...page.nodes()); return; }
   if (!S.name && !(S.me && S.me.account)) {
     return show("name", kept("playnow-first", () => playNowPanel(true)), kept("name", nameForm), signInOffer());

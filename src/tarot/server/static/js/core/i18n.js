@@ -1,10 +1,24 @@
-// The texts: one JSON file per language (static/i18n/), which the server serves and the tests read.
-// Only the page's language is fetched (the other when the player switches); from the static
-// files' versioned folder that the page names (<meta name="tarot-static">), else from /static/.
+// The texts: two JSON files per language (static/i18n/), which the server serves and the tests read:
+// <lang>.json, the lobby's, the header's and the dialogs' (and the errors'), and <lang>.views.json,
+// those of the screens the lobby does without (the replay, the statistics, the score sheet, the
+// hint), fetched with them (``loadViewTexts``). Only the page's language is fetched (the other when
+// the player switches); from the static files' versioned folder that the page names
+// (<meta name="tarot-static">), else from /static/.
 export const LANGS = ["en", "fr"];
 const base = document.querySelector("meta[name=tarot-static]")?.content || "/static/";
 const T = {};
-const load = async (l) => { T[l] ??= await (await fetch(`${base}i18n/${l}.json`)).json(); };
+const loaded = new Set();  // "fr", "fr.views"…
+let withViews = false;  // the views' texts asked for: the other language's too, when it comes
+const load = async (l, part = "") => {
+  if (loaded.has(l + part)) return;
+  const got = await (await fetch(`${base}i18n/${l}${part}.json`)).json();
+  T[l] = {...T[l], ...got};
+  loaded.add(l + part);
+};
+export async function loadViewTexts() {
+  withViews = true;
+  await load(current, ".views");
+}
 
 let current = localStorage.getItem("tarot.lang") || (navigator.language || "en").slice(0, 2);
 if (!LANGS.includes(current)) current = "en";
@@ -14,6 +28,7 @@ document.documentElement.lang = current;
 export const lang = () => current;
 export async function setLang(l) {
   await load(l);
+  if (withViews) await load(l, ".views");
   current = l;
   localStorage.setItem("tarot.lang", l);
   document.documentElement.lang = l;

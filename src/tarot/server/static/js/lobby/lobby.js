@@ -8,7 +8,7 @@ import {chatPanel} from "../community/chat.js";
 import {friendsPanel, invitationsPanel} from "../community/friends.js";
 import {challengePanel} from "../competitions/challenge.js";
 import {eventsPanel} from "../competitions/events.js";
-import {sheetPanel} from "../scoresheet/scoresheet.js";
+import {sheetPanel} from "../scoresheet/index.js";
 import {optionsForm} from "./forms.js";
 import {myTablesPanel, playNowPanel, tableFacts} from "./playnow.js";
 

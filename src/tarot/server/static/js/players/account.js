@@ -8,8 +8,8 @@ import {$, h, toast} from "../core/dom.js";
 import {fill, lang, t, texts} from "../core/i18n.js";
 import {capital} from "../core/names.js";
 import {S, change} from "../core/store.js";
-import {historyPanel} from "./replay.js";
-import {statsPanel} from "./stats.js";
+import {slot} from "../core/lazy.js";
+import {replays, stats} from "./later.js";
 
 const PAGE = 50;  // the server's page of the leaderboard (api.LEADERBOARD_PAGE)
 const COUNTS = [3, 4, 5];
@@ -224,8 +224,8 @@ function profileView(pg) {
           h("th", {class: "num"}, "μ ± σ"), h("th", {class: "num"}, t("acc_gamescol")))),
         h("tbody", {}, rows)),
       h("p", {class: "note"}, t("acc_ordinal_note"))),
-    statsPanel(p.name),  // the player's statistics and rating chart (players/stats.js)
-    historyPanel(p.name),  // the player's games, each a link to its replay (players/replay.js)
+    slot(stats, (m) => m.statsPanel(p.name)),  // the player's statistics and rating chart (players/stats.js)
+    slot(replays, (m) => m.historyPanel(p.name)),  // the player's games, each a link to its replay (players/replay.js)
     mine ? renameForm(p.name) : null,
   ];
 }

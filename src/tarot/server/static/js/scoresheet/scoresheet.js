@@ -178,6 +178,7 @@ function newSheet() {
   load("");
 }
 
+// (scoresheet/index.js's, once this module is loaded: its actions)
 export function initSheet(given) {
   hooks = given;
   routeSheet(location.hash);  // (main.js routes once the server has said welcome: the page needs no websocket)
@@ -313,23 +314,4 @@ function rankingList() {
   return h("ol", {class: "sh-ranking", id: "sh-ranking-list"}, scored.ranking.map((p) =>
     h("li", {"data-rank": p.rank}, h("span", {class: "sh-rank"}, `${p.rank}.`), " ",
       h("span", {class: "sh-rname", "data-sh-name": p.seat}, nameOf(p.seat)), colon(), h("b", {}, minus(p.total)))));
-}
-
-// --- the lobby's panel and the header's link ------------------------------------------------------
-
-export function sheetPanel() {
-  return h("section", {class: "panel sh-offer", id: "sheet-offer"},
-    h("div", {}, h("h2", {}, t("sh_title")), h("p", {}, t("sh_offer"))),
-    h("a", {href: "#/sheet", class: "linkbutton primary", id: "sheet-open"}, t("sh_open")));
-}
-
-// For main.js's render(): the header's link to the page (after the ranking's), in the page's language.
-export function sheetLink() {
-  let a = document.getElementById("sheet-link");
-  if (!a) {
-    a = h("a", {href: "#/sheet", id: "sheet-link"});
-    const ranking = document.getElementById("ranking-link");
-    if (ranking) ranking.after(a); else document.querySelector("header")?.append(a);
-  }
-  a.textContent = t("sh_link");
 }
