@@ -264,14 +264,19 @@ def test_display_options_are_kept_and_change_the_hand(server: str, browser: Any)
             if not play_step(page, seen, {}, take="pass"):
                 await_turn(page, "#game-end", 500)
             continue
-        cards = page.locator("#hand .card").count()
-        if legal.count() == 1 and not page.locator("button.poignee").count():
+        # read in one look: a forced card goes by itself 0.6 s after the turn comes
+        cards, playable, code, offer = page.evaluate("""() => {
+            const legal = document.querySelectorAll("#hand .card.legal[data-action='play']");
+            return [document.querySelectorAll('#hand .card').length, legal.length,
+                    legal[0] && legal[0].dataset.card, !!document.querySelector('button.poignee')]; }""")
+        if playable == 0:
+            continue
+        if playable == 1 and not offer:
             # never tapped: it goes by itself
             page.wait_for_function("(n) => document.querySelectorAll('#hand .card').length < n",
                                    arg=cards, timeout=5000)
             forced += 1
             continue
-        code = legal.first.get_attribute("data-card")
         thumb(page, f"#hand .card[data-card='{code}']")
         page.wait_for_selector(f"#hand .card.armed[data-card='{code}']")  # lifted, not played
         assert page.locator("#hand .card").count() == cards

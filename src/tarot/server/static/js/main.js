@@ -8,7 +8,7 @@
 // A server message goes to the store, then to its area's effects, then the page is redrawn by
 // region. Clicks go through one listener (``data-action``).
 import {$, h, toast} from "./core/dom.js";
-import {fill, lang, loadViewTexts, setLang, t, texts} from "./core/i18n.js";
+import {fill, lang, loadViewTexts, setLang, t, texts, wanted} from "./core/i18n.js";
 import {forget, kept} from "./core/kept.js";
 import {connect, reconnect, send} from "./core/net.js";
 import {S, change, receive, use} from "./core/store.js";
@@ -219,7 +219,7 @@ function soundButton() {
   $("#prefs").setAttribute("aria-label", t("prefs_button")); $("#prefs").title = t("prefs_button");
 }
 Object.assign(ACTIONS, {
-  "lang": async () => { await setLang(lang() === "fr" ? "en" : "fr"); keepLang(); $("#offline").textContent = t("offline"); screen = null; render(); },
+  "lang": async () => { await setLang(wanted() === "fr" ? "en" : "fr"); keepLang(); $("#offline").textContent = t("offline"); screen = null; render(); },
   "sound": () => {
     change("sound"); localStorage.setItem("tarot.sound", S.sound ? "on" : "off"); soundButton(); if (S.sound) table.chime();
   },

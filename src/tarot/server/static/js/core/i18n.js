@@ -26,9 +26,13 @@ await load(current);
 document.documentElement.lang = current;
 
 export const lang = () => current;
+let asked = current;  // the language last asked for (a second switch may come before the first's texts)
+export const wanted = () => asked;
 export async function setLang(l) {
+  asked = l;
   await load(l);
   if (withViews) await load(l, ".views");
+  if (asked !== l) return;  // another one asked for since: that one is the page's
   current = l;
   localStorage.setItem("tarot.lang", l);
   document.documentElement.lang = l;
