@@ -963,3 +963,45 @@ def test_card_codes_are_read_in_any_case_and_sent_in_upper_case(tmp_path: Path) 
         assert sent == sent.upper() and seen == [sent]  # e.g. "kh" sent, "KH" seen
         assert sent in (played["view"]["trick"] or played["view"]["tricks"][-1]["cards"])
         assert not [m for m in players[0].messages if m["type"] == "error"]
+
+
+def test_a_robot_thinks_during_its_pause(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 33: a robot's move is chosen as its pause (``bot_delay``) begins, not after it: a
+    search robot's thinking and the pause overlap (the move comes after the longer of the two)."""
+    from tarot.bots.heuristic import HeuristicBot
+
+    pause = 2.0
+    clock = ManualClock()
+    asked: list[float] = []  # the table's clock each time a robot was asked for its move
+    real = HeuristicBot.act
+
+    def act(self: Any, view: Any) -> Any:
+        asked.append(clock.now())
+        return real(self, view)
+
+    monkeypatch.setattr(HeuristicBot, "act", act)
+    with make_client(db_url("sqlite", tmp_path), clock=clock, bot_delay=pause, trick_pause=0.0) as client:
+        a = Player(client, "A")
+        create_table(a, players=3, deals=1)
+        table = next(iter(client.app.state.hub.tables.values()))  # type: ignore[attr-defined]
+        a.send({"type": "leave"})  # its creator stands up and watches the robots
+        a.send({"type": "join", "table": table.id})
+        a.expect("snapshot")
+        for s in range(3):
+            a.send({"type": "add_bot", "seat": s, "bot": "heuristic"})
+        moves: list[float] = []  # the table's clock at each robot's move
+        end = time.monotonic() + 30
+        while len(moves) < 6 and time.monotonic() < end:
+            try:
+                m = a.recv(0.02)
+            except TimeoutError:
+                next_timer(clock)
+                continue
+            if m["type"] == "event" and m["event"]["kind"] == "action":
+                moves.append(clock.now())
+        assert len(moves) >= 6 and len(asked) >= 6, (moves, asked)
+        # each move a pause after the one before, its robot asked at the pause's start
+        for before, move, ask in zip(moves, moves[1:], asked[1:], strict=False):
+            assert move - before == pytest.approx(pause), moves
+            assert ask == pytest.approx(before), (asked, moves)
+        a.close()

@@ -180,10 +180,16 @@ class Autoplay:
         choose = self._chooser(seat_no, kind, view)
 
         async def move() -> None:
-            if delay:
-                await self.services.clock.sleep(delay)
+            # the bot thinks during its pause (issue 33): the move comes after the longer of the
+            # two, not after both
+            chosen = asyncio.ensure_future(choose())
             try:
-                action = await choose()
+                if delay:
+                    await self.services.clock.sleep(delay)
+                action = await chosen
+            except asyncio.CancelledError:
+                chosen.cancel()
+                raise
             except Exception:
                 log.exception("table %s: bot %s failed; playing the first legal action", self.state.id, kind)
                 action = view.legal[0] if view.legal else _fallback(deal, seat_no)
