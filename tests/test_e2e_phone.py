@@ -280,6 +280,7 @@ def test_display_options_are_kept_and_change_the_hand(server: str, browser: Any)
         thumb(page, f"#hand .card[data-card='{code}']")
         page.wait_for_selector(f"#hand .card.armed[data-card='{code}']")  # lifted, not played
         assert page.locator("#hand .card").count() == cards
+        page.wait_for_timeout(350)  # a second tap, not the first one's echo (within 0.3 s: ignored)
         thumb(page, f"#hand .card[data-card='{code}']")
         page.wait_for_selector(f"#hand .card[data-card='{code}']", state="detached")
         confirmed += 1

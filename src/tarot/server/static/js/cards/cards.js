@@ -51,6 +51,14 @@ export function cardEl(c, cls = "", attrs = {}) {
     "aria-label": cardName(c), ...attrs}, face(c, courtLetter(c)));
 }
 
+// A card in two signs, as in a line of text: "R♥", "K♥", "21", "Exc".
+const SUIT_SIGNS = {S: "♠", H: "♥", D: "♦", C: "♣"};
+export function cardShort(c) {
+  if (c === "EX") return "Exc";
+  if (c[0] === "T") return c.slice(1);
+  return courtLetter(c) + SUIT_SIGNS[c.slice(-1)];
+}
+
 // How a suit card's rank is written on its corner in the page's language (R, D, C, V in French).
 function courtLetter(c) {
   const r = c.slice(0, -1);

@@ -11,6 +11,7 @@ import {eventForTable} from "../competitions/events.js";
 import {announce} from "./announce.js";
 
 let render = () => {};
+const CONFIRM_GAP_MS = 300;  // a card lifted by a tap is played by another tap, not by the same one's echo
 
 // A snapshot or an event: the missed ones asked for after a gap; the day of a challenge's table
 // and an event's name asked for when the table opens and when its game is over; the écart
@@ -93,9 +94,11 @@ export function init(hooks) {
     "chelem": (el) => act({chelem: el.dataset.chelem === "true"}),
     "play": (el) => {
       // on a touch screen, if the player asked for it (⚙): a first tap lifts the card, a second plays it
-      const card = el.dataset.card;
-      if (prefs().confirm && touchScreen() && !(S.armed && S.armed.card === card && S.armed.version === S.version)) {
-        change("arm", {card}); render(); return;
+      const card = el.dataset.card, armed = S.armed && S.armed.card === card && S.armed.version === S.version;
+      if (prefs().confirm && touchScreen()) {
+        if (!armed) { change("arm", {card, at: performance.now()}); render(); return; }
+        // a second click within a moment is the same touch's echo (seen under load), not a second tap
+        if (performance.now() - S.armed.at < CONFIRM_GAP_MS) return;
       }
       act({play: card});
     },

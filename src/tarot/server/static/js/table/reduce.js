@@ -45,7 +45,7 @@ export const local = {
   show_last: (S) => ({showLastAt: S.showLastAt === S.state.view.tricks_done ? null : S.state.view.tricks_done}),
   close_result: () => ({resultShown: null}),
   sent: (S) => ({sentAt: S.version}),  // one action per position: a second click sends nothing
-  arm: (S, m) => ({armed: {card: m.card, version: S.version}}),  // a card lifted, played at a second tap (⚙)
+  arm: (S, m) => ({armed: {card: m.card, version: S.version, at: m.at}}),  // a card lifted, played at a second tap (⚙)
   hint_asked: (S) => ({hintAsked: S.version}),
   gathered: () => ({gather: null}),
   // an opened <details> (the fairness panels) stays open across redraws

@@ -1,7 +1,7 @@
 // The table's screen, by region: the info bar, the felt (seats, played cards, the centre, the
 // result between deals), the player's actions and hand, the tools, and the panels below. Each
 // region has a key; main.js redraws a region only when its key changed.
-import {cardEl, cardName, sortCards} from "../cards/cards.js";
+import {cardEl, cardName, cardShort, sortCards} from "../cards/cards.js";
 import {h, s} from "../core/dom.js";
 import {colon, fill, lang, t} from "../core/i18n.js";
 import {kept} from "../core/kept.js";
@@ -125,7 +125,7 @@ function infoView() {
     h("span", {class: "mono"}, `${t("commitment")}${colon()}${st.game.commitment}`)));
   if (v) {
     if (v.contract && v.phase !== "bidding") info.append(h("span", {}, `${t("taker")}${colon()}${seatName(v.taker)} · ${t(v.contract)}`));
-    if (v.called) info.append(h("span", {}, `${t("called")}${colon()}`, cardEl(v.called, "small")));
+    if (v.called) info.append(h("span", {id: "called-info"}, `${t("called")}${colon()}`, cardEl(v.called, "small")));
     if (v.turn != null) info.append(h("span", {id: "turn"}, v.turn === you ? h("b", {}, t("yourturn")) : `${t("turn")}${colon()}${seatName(v.turn)}`));
     if (S.timeLeft != null && v.turn != null) info.append(timerView());
   } else if (tb.status === "waiting") info.append(h("span", {}, t("waiting")));
@@ -170,6 +170,16 @@ function inviteView() {
     h("button", {id: "copy-invite", "data-action": "copy-invite"}, t("copy")));
 }
 
+// A player's initial in a disc of a colour its name gives (the same at every table).
+function avatar(name) {
+  let hash = 0;
+  for (const ch of name) hash = (hash * 31 + ch.codePointAt(0)) % 100003;
+  const hue = Math.round(hash * 137.508) % 360;  // (the golden angle: "Robot 2" and "Robot 3" far apart)
+  const disc = h("span", {class: "avatar", "aria-hidden": "true"}, [...name.trim()][0]?.toUpperCase() || "?");
+  disc.style.setProperty("--hue", hue);  // (the CSSOM: the CSP refuses style attributes)
+  return disc;
+}
+
 function lastTrick(v) { return v && v.tricks.length ? v.tricks[v.tricks.length - 1] : null; }
 
 function feltView() {
@@ -186,11 +196,14 @@ function feltView() {
     const s = tb.seats[i], pos = (i - me + n) % n;
     const el = h("div", {class: `seat p${n} pos-${pos}` + (v && v.turn === i ? " turn" : ""), "data-seat": i});
     // the name cut with an ellipsis when long, the badges after it always shown
-    el.append(h("span", {class: "name", title: seatName(i)}, (s.host ? h("span", {class: "star", title: t("host")}, "★ ") : null),
+    el.append(h("span", {class: "name", title: seatName(i)}, s.taken ? avatar(seatName(i)) : null,
+      (s.host ? h("span", {class: "star", title: t("host")}, "★ ") : null),
       h("span", {class: "who"}, seatName(i)), isGuest(s) ? guestMark() : null,
       s.away ? h("span", {class: "badge"}, t("away")) : null,
       v && v.dealer === i ? h("span", {class: "badge", title: t("dealer")}, "D") : null,
       v && v.taker === i && v.phase !== "bidding" ? h("span", {class: "badge"}, t("taker")) : null,  // (once the auction is over)
+      v && v.taker === i && v.called ? h("span", {class: "badge called-king" + (/[HD]$/.test(v.called) ? " red" : ""),
+        title: `${t("called")}${colon()}${cardName(v.called)}`}, cardShort(v.called)) : null,  // the king it called (at five)
       v ? h("span", {class: "badge"}, v.hand_sizes[i]) : null));
     if (!s.taken && tb.status !== "playing") {
       el.append(h("div", {class: "seat-buttons"},
