@@ -135,6 +135,11 @@ def test_every_phase_fits_every_screen(server: str, browser: Any, players: int, 
             seen.append(phase)
             measured(page, phase, felts, shots)
         if phase == "result":
+            # the count in the page's language: "40,5 points" in French, never "40.5" (issue 33)
+            count = page.locator("#result .count").inner_text()
+            points = page.evaluate("window.tarot.S.state.last_result.row.points")
+            assert points == int(points) or ("," if lang == "fr" else ".") + "5" in count, count
+            assert lang != "fr" or "." not in count, count
             break
         if phase == "bidding":
             tap(page.locator("button.bid:not([data-bid='pass'])").first)

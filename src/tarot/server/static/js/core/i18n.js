@@ -48,4 +48,6 @@ export const plural = (n) => (current === "fr" ? n > 1 : n !== 1);
 export const oudlersText = (n) => `${n} ${t(plural(n) ? "oudlers" : "oudler")}`;
 // a number with a true minus (−, not a hyphen), as the site's other figures; a score with its sign
 export const minus = (x) => String(x).replace("-", "\u2212");
+// a count of points as the page's language writes it: "53,5" in French (half points at three), a true minus
+export const decimal = (x) => minus(Number(x).toLocaleString(current, {maximumFractionDigits: 1}));
 export const signed = (x) => (x > 0 ? "+" : "") + minus(x);

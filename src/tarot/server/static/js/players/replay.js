@@ -7,7 +7,7 @@
 // the hands as dealt, less the cards played, the taker's with the chien and less the écart.
 import {cardEl, cardName, sortCards} from "../cards/cards.js";
 import {$, h, s as svg} from "../core/dom.js";
-import {colon, fill, lang, minus, plural, signed, t, texts} from "../core/i18n.js";
+import {colon, decimal, fill, lang, minus, plural, signed, t, texts} from "../core/i18n.js";
 
 let hooks = {render: () => {}};
 // the replay shown: {gid, deal, step, status: loading|ok|none|error, data}
@@ -237,7 +237,7 @@ function felt(g, pos, name) {
 function resultLine(r, name) {
   if (!r) return "";
   if (r.annulled) return `${t("annulled")} (${t(r.annulled)})`;
-  return `${name(r.taker)} · ${t(r.contract)} · ${r.points} ${t("points")} ${r.made ? "✓" : "✗"}`;
+  return `${name(r.taker)} · ${t(r.contract)} · ${decimal(r.points)} ${t("points")} ${r.made ? "✓" : "✗"}`;
 }
 
 // Every hand as it is at this step (the deal is over: nothing is hidden), then the chien and écart.

@@ -1,6 +1,6 @@
 // A deal's result (over the felt between deals, or reopened later) and the final ranking.
 import {h} from "../core/dom.js";
-import {colon, lang, minus, oudlersText, signed, t} from "../core/i18n.js";
+import {colon, decimal, lang, minus, oudlersText, signed, t} from "../core/i18n.js";
 import {seatName} from "../core/names.js";
 import {S} from "../core/store.js";
 
@@ -15,9 +15,9 @@ export function resultView(r, extra = null) {
     if (S.state.table.seats.length === 5)
       who.push(row.partner == null ? t("alone") : `${t("partner")}${colon()}${seatName(row.partner)}`);
     box.append(h("p", {class: "who"}, who.join(" · ")),
-      h("p", {class: "count"}, `${row.points} ${t("points")}, ${row.target} ${t("needed")} (${oudlersText(row.oudlers)}) · `,
-        h("b", {}, `${t(row.made ? "madeby" : "lostby")} ${row.margin}`)));
-    const lines = [[t("base"), `(25 + ${row.margin}) × ${row.multiplier}`, row.base, "base"]];
+      h("p", {class: "count"}, `${decimal(row.points)} ${t("points")}, ${row.target} ${t("needed")} (${oudlersText(row.oudlers)}) · `,
+        h("b", {}, `${t(row.made ? "madeby" : "lostby")} ${decimal(row.margin)}`)));
+    const lines = [[t("base"), `(25 + ${decimal(row.margin)}) × ${row.multiplier}`, row.base, "base"]];
     if (row.petit_au_bout) lines.push([t("petit_au_bout"), t(row.petit_au_bout), row.petit_au_bout_prime, "petit"]);
     if (row.poignees.length) lines.push([t("poigneeprime"), row.poignees.map(t).join(", "), row.poignee_prime, "poignee"]);
     if (row.chelem_prime) lines.push([t("chelemprime"), [row.chelem ? t(row.chelem) : "", row.chelem_announced ? t("announced") : ""]

@@ -1,6 +1,6 @@
 // The score sheet (R25).
 import {h} from "../core/dom.js";
-import {minus, oudlersText, signed, t} from "../core/i18n.js";
+import {decimal, minus, oudlersText, signed, t} from "../core/i18n.js";
 import {seatName} from "../core/names.js";
 import {S} from "../core/store.js";
 
@@ -12,7 +12,7 @@ export function sheetView(game) {
     if (r.annulled) return t("annulled");
     const who = seatName(r.taker) + (r.partner != null ? ` + ${seatName(r.partner)}` : "");
     return [`${who} · ${t(r.contract)} ${r.made ? "✓" : "✗"}`, h("br"),
-      h("small", {}, `${oudlersText(r.oudlers)} · ${r.points}/${r.target}`)];
+      h("small", {}, `${oudlersText(r.oudlers)} · ${decimal(r.points)}/${r.target}`)];
   };
   return h("section", {class: "panel", id: "sheet"}, h("h3", {}, t("sheet")),
     h("div", {class: "sheet-wrap"}, h("table", {class: "sheet"},
