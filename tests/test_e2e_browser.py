@@ -800,6 +800,14 @@ def test_the_next_deal_waits_for_the_player_and_a_private_table_invites(server: 
     link = page.input_value("#invite-link")
     assert "/#/t/" in link and link.count("/") >= 5
     page.click("#copy-invite")
+    # the table's address without its code: no seat offered, the lobby says why (issue 33)
+    stranger = new_page(browser, 390, 844, lang="fr")
+    enter(stranger, server, "Max")
+    stranger.goto(link.rsplit("/", 1)[0])
+    stranger.wait_for_function("() => location.hash === '#/'")
+    assert stranger.locator("button.sit").count() == 0
+    assert "invitation" in stranger.locator("#toast").inner_text()
+    stranger.close()
     context = browser.new_context()
     visitor = context.new_page()
     visitor.set_default_timeout(WAIT_MS)
