@@ -7,6 +7,9 @@ import {S} from "./store.js";
 // the page shows it short, in its own language ("Robot 2", "Robot+ 3" for a search bot), so
 // that on a phone the number is not cut off.
 export const capital = (x) => x.charAt(0).toUpperCase() + x.slice(1);
+// A robot's player as the ranking and its profile name it: for its kind ("Heuristic"), the name the
+// table gives it, in the page's language ("Robot", "Expert"); any other name as it is.
+export const robotName = (name) => texts()["botname_" + name.toLowerCase()] ?? name;
 
 // A guest (a person not signed in) is marked wherever its name shows: no guest may take an
 // account's name, and the mark tells the guest who chose a like one from the account.

@@ -6,7 +6,7 @@
 // its hello plays as the account (or as the guest again). Refusals are said from their ``code``.
 import {$, h, toast} from "../core/dom.js";
 import {fill, lang, t, texts} from "../core/i18n.js";
-import {capital} from "../core/names.js";
+import {capital, robotName} from "../core/names.js";
 import {S, change} from "../core/store.js";
 import {slot} from "../core/lazy.js";
 import {replays, stats} from "./later.js";
@@ -57,6 +57,13 @@ function say(el, text) { el.textContent = text || ""; el.hidden = !text; }
 const num = (x, digits = 0) => Number(x).toLocaleString(lang(), {minimumFractionDigits: digits, maximumFractionDigits: digits});
 export const profileHash = (name) => "#/p/" + encodeURIComponent(name);
 const botMark = () => [" ", h("span", {class: "bot-mark"}, t("acc_botmark"))];  // (the space: read and copied apart)
+// A player's name in the ranking or on its profile (``wrap`` makes its element): a robot's as the
+// table names it, with its mark unless the name says it already ("Robot", "Bot": the club robot's).
+function playerName(name, bot, wrap) {
+  if (!bot) return [wrap(name)];
+  const shown = robotName(name);
+  return [wrap(shown), shown === t("botname_heuristic") ? null : botMark()];
+}
 
 // --- the header --------------------------------------------------------------------------------
 
@@ -215,7 +222,7 @@ function profileView(pg) {
       h("td", {class: "num"}, num(r.games)));
   });
   return [
-    panel(h("h2", {id: "profile-name", class: "profile-name"}, h("span", {}, p.name), p.bot ? botMark() : null),
+    panel(h("h2", {id: "profile-name", class: "profile-name"}, ...playerName(p.name, p.bot, (x) => h("span", {}, x))),
       h("dl", {class: "stats"}, stat("profile-chips", t("acc_chips"), num(p.chips)), stat("profile-xp", t("acc_xp"), num(p.xp)),
         stat("profile-games", t("acc_games"), num(p.games))),
       h("h3", {}, t("acc_ratings")),
@@ -267,7 +274,7 @@ function rankingView(pg) {
         h("th", {class: "num"}, t("acc_ordinal")), h("th", {class: "num"}, "μ ± σ"), h("th", {class: "num"}, t("acc_gamescol")))),
       h("tbody", {}, d.ranking.map((r) => h("tr", {class: r.name === mine ? "me" : false, "data-bot": r.bot ? "true" : false},
         h("td", {class: "num rank"}, r.rank),
-        h("td", {class: "who"}, h("a", {href: profileHash(r.name)}, r.name), r.bot ? botMark() : null),
+        h("td", {class: "who"}, ...playerName(r.name, r.bot, (x) => h("a", {href: profileHash(r.name)}, x))),
         h("td", {class: "num ordinal"}, num(r.ordinal, 1)),
         h("td", {class: "num"}, `${num(r.mu, 1)} ± ${num(r.sigma, 1)}`),
         h("td", {class: "num"}, num(r.games))))))),
