@@ -7,6 +7,7 @@ PostgreSQL too."""
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Iterator
@@ -694,3 +695,22 @@ def test_odd_paths_and_query_numbers_get_a_clear_4xx(client: TestClient) -> None
     r = client.get("/api/tables", params={"limit": 0})
     assert r.status_code == 422 and r.json()["code"] == "bad_request" and r.json()["reason"]
     assert client.get("/api/tables", params={"limit": "many"}).status_code == 422
+
+
+def test_an_account_keeps_its_display_options(client: TestClient, url: str) -> None:
+    """Issue 33: the header's ⚙ options follow an account to each of its devices (a guest keeps
+    them in its browser only); anything but the four known options is refused, nothing kept."""
+    refused(client.get("/api/account/prefs"), 401, "signed_out")
+    refused(client.put("/api/account/prefs", json={"size": "large"}), 401, "signed_out")
+    register(client, "Alice")
+    defaults = {"size": "normal", "fourColour": False, "confirm": False, "autoplay": False}
+    assert client.get("/api/account/prefs").json() == defaults
+    chosen = {"size": "large", "fourColour": True, "confirm": True, "autoplay": False}
+    assert client.put("/api/account/prefs", json=chosen).json() == chosen
+    for bad in ({"size": "huge"}, {"fourColour": "maybe"}, {"volume": 11}, ["large"]):
+        assert client.put("/api/account/prefs", json=bad).status_code == 422
+    client.delete("/api/session")  # another device: signed in again, the same options
+    assert client.post("/api/session", json={"name": "Alice", "password": PASSWORD}).status_code == 200
+    assert client.get("/api/account/prefs").json() == chosen
+    with database(url) as db, db.connect() as conn:
+        assert json.loads(conn.execute(select(PlayerRow.prefs)).scalar_one()) == chosen

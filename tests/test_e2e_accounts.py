@@ -297,3 +297,37 @@ def test_the_same_pages_in_french_on_a_phone(site: Site, browser: Any) -> None:
     shown(page, "#sign-in", "Se connecter")
     assert page.errors == []
     page.close()
+
+
+def test_an_accounts_display_options_follow_it_to_another_device(site: Site, browser: Any) -> None:
+    """Issue 33: the ⚙ options chosen while signed in are the account's: another browser
+    signing in to it gets them (a guest's stay in its browser)."""
+    page = open_site(browser, site, 390, 844)
+    page.wait_for_selector("#name")
+    page.click("#offer-create")
+    create_account(page, "Dominique", PASSWORD)
+    shown(page, "#me-link", "Dominique")
+    page.click("#prefs")
+    page.check("#pref-fourColour")
+    page.check("input[name=pref-size][value=small]")
+    page.click("#prefs-close")
+    kept = None
+    for _ in range(50):  # (the account's copy is written in the background)
+        kept = page.evaluate("async () => (await (await fetch('/api/account/prefs')).json())")
+        if kept["fourColour"] and kept["size"] == "small":
+            break
+        page.wait_for_timeout(100)
+    assert kept == {"size": "small", "fourColour": True, "confirm": False, "autoplay": False}
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    other = context.new_page()
+    other.set_default_timeout(WAIT_MS)
+    other.goto(site.base + "/")
+    other.wait_for_function("() => window.tarotReady === true")
+    assert other.evaluate("[...document.documentElement.classList]") == []  # a new browser: none
+    other.click("#sign-in")
+    sign_in(other, "Dominique", PASSWORD)
+    other.wait_for_function("() => document.documentElement.classList.contains('four-colour')"
+                            " && document.documentElement.classList.contains('cards-small')")
+    assert not page.errors
+    context.close()
+    page.close()

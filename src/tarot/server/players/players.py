@@ -100,6 +100,16 @@ def rename(conn: Connection, pid: str, name: str, key: str) -> None:
                  .values(name=name, name_key=key, skeleton=named(conn, name, pid), renamed=stamp(conn)))
 
 
+def prefs_of(conn: Connection, pid: str) -> str | None:
+    """An account's display options as stored (JSON), None if it never set them."""
+    prefs: str | None = conn.execute(select(PlayerRow.prefs).where(PlayerRow.id == pid)).scalar_one_or_none()
+    return prefs
+
+
+def set_prefs(conn: Connection, pid: str, prefs: str) -> None:
+    conn.execute(update(PlayerRow).where(PlayerRow.id == pid).values(prefs=prefs))
+
+
 def bot_identity(kind: str, think: float) -> tuple[str, str]:
     """A bot's account key and its name on the ladder: a search bot's strength depends on its
     time to think, so each budget is a player of its own."""

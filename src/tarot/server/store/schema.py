@@ -35,6 +35,7 @@ class PlayerRow(Base):
     xp: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     renamed: Mapped[float | None] = mapped_column(Float)  # the last change of an account's name
     topped_up: Mapped[str | None] = mapped_column(String(10))  # the day of the last daily top-up
+    prefs: Mapped[str | None] = mapped_column(String(200))  # an account's display options (JSON)
 
 
 class SessionRow(Base):

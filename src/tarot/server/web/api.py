@@ -5,7 +5,7 @@ are refused (``GuardedApi``)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Cookie, Depends, Path, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
@@ -39,6 +39,15 @@ class NewAccount(Credentials):
 class NewName(BaseModel):
     model_config = ConfigDict(extra="forbid")
     name: str = Field(max_length=100)
+
+
+class Prefs(BaseModel):
+    """An account's display options (static/js/core/prefs.js's, kept with the account)."""
+    model_config = ConfigDict(extra="forbid")
+    size: Literal["small", "normal", "large"] = "normal"
+    fourColour: bool = False
+    confirm: bool = False
+    autoplay: bool = False
 
 
 def refusal(e: AccountError) -> JSONResponse:
@@ -161,6 +170,25 @@ def router() -> APIRouter:
         except AccountError as e:
             return refusal(e)
         return {"name": account.name, "id": account.id}
+
+    @api.get("/account/prefs")
+    async def prefs(accounts: Using, tarot_session: Annotated[str | None, Cookie()] = None) -> Any:
+        """The signed-in account's display options (the defaults until it sets them)."""
+        account = await accounts.by_session(tarot_session)
+        if account is None:
+            return _error(401, "signed_out", "not signed in")
+        kept = await accounts.store.query(players.prefs_of, account.id)
+        return Prefs.model_validate_json(kept) if kept else Prefs()
+
+    @api.put("/account/prefs")
+    async def set_prefs(body: Prefs, accounts: Using,
+                        tarot_session: Annotated[str | None, Cookie()] = None) -> Any:
+        """Keeps the signed-in account's display options: the same on each of its devices."""
+        account = await accounts.by_session(tarot_session)
+        if account is None:
+            return _error(401, "signed_out", "not signed in")
+        await accounts.store.write(players.set_prefs, account.id, body.model_dump_json())
+        return body
 
     @api.get("/players/{name:path}")  # (a name may hold a "/")
     async def player(name: Annotated[str, Path(max_length=100)], accounts: Using) -> Any:

@@ -31,7 +31,7 @@ import * as scoresheet from "./scoresheet/index.js";
 import {sheetLink, sheetView, routeSheet} from "./scoresheet/index.js";
 import * as table from "./table/index.js";
 import {openPrefs} from "./table/prefs.js";
-import {applyPrefs} from "./core/prefs.js";
+import {accountPrefs, applyPrefs} from "./core/prefs.js";
 
 const AREAS = [table, lobby, players, community, competitions, scoresheet];
 const JOIN_REFUSED = new Set(["no_table", "no_spectators"]);  // a table's page cannot open
@@ -62,6 +62,7 @@ const EFFECTS = {
     window.tarotReady = true;
     route();
     send({type: "friends"});  // once the server knows who this is: its friends (then their changes come by themselves)
+    accountPrefs(!!(m.player && m.player.account));  // an account's display options
   },
   error(m) {
     // Texts by code, in the player's language; a refused move is not shown when the table has
@@ -223,7 +224,7 @@ Object.assign(ACTIONS, {
   "sound": () => {
     change("sound"); localStorage.setItem("tarot.sound", S.sound ? "on" : "off"); soundButton(); if (S.sound) table.chime();
   },
-  "prefs": () => openPrefs(() => { screen = null; render(); }),  // (the hand drawn again with the new options)
+  "prefs": () => openPrefs(),
   "prefs-close": () => $("#prefs-dialog").close(),
   "help": async () => {
     const nodes = await (await import("./table/help.js")).helpSheet();
