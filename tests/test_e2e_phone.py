@@ -240,6 +240,7 @@ def test_display_options_are_kept_and_change_the_hand(server: str, browser: Any)
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
     page.add_init_script("localStorage.setItem('tarot.lang', 'fr')")
+    page.clock.install()  # the page's own clock: its moments (0.3 s, 0.6 s) passed when the test says
     enter(page, server, "Noémie")
     page.click("#prefs")
     page.wait_for_selector("#prefs-dialog[open]")
@@ -282,6 +283,7 @@ def test_display_options_are_kept_and_change_the_hand(server: str, browser: Any)
             continue
         if playable == 1 and not offer:
             # never tapped: it goes by itself
+            page.clock.run_for(700)
             page.wait_for_function("(n) => document.querySelectorAll('#hand .card').length < n",
                                    arg=cards, timeout=5000)
             forced += 1
@@ -289,7 +291,7 @@ def test_display_options_are_kept_and_change_the_hand(server: str, browser: Any)
         thumb(page, f"#hand .card[data-card='{code}']")
         page.wait_for_selector(f"#hand .card.armed[data-card='{code}']")  # lifted, not played
         assert page.locator("#hand .card").count() == cards
-        page.wait_for_timeout(350)  # a second tap, not the first one's echo (within 0.3 s: ignored)
+        page.clock.run_for(350)  # a second tap, not the first one's echo (within 0.3 s: ignored)
         thumb(page, f"#hand .card[data-card='{code}']")
         page.wait_for_selector(f"#hand .card[data-card='{code}']", state="detached")
         confirmed += 1
