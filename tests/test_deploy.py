@@ -6,9 +6,11 @@ line, as no container engine runs here)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -31,13 +33,30 @@ NGINX = next((p for p in ("/usr/sbin/nginx", "/usr/bin/nginx") if Path(p).exists
 PG, REDIS = env_urls()
 
 
+def free_ports(n: int) -> int:
+    """A port free now with the ``n - 1`` after it (cluster.sh puts its nodes there): a node's
+    port taken by another test's server was seen in CI (the node could not bind, and the script
+    took that server for its node)."""
+    for _ in range(100):
+        port = free_port()
+        try:
+            with contextlib.ExitStack() as held:
+                for p in range(port, port + n):
+                    sock = held.enter_context(socket.socket())
+                    sock.bind(("127.0.0.1", p))
+            return port
+        except OSError:
+            continue
+    raise RuntimeError(f"no {n} free ports in a row")
+
+
 @pytest.fixture
 def cluster_sh() -> Iterator[tuple[int, subprocess.Popen[str]]]:
     if not (PG and REDIS and NGINX):
         pytest.skip("needs TAROT_TEST_POSTGRES_URL, TAROT_TEST_REDIS_URL and nginx")
     reset_postgres(PG)
     reset_redis(REDIS)
-    port = free_port()
+    port = free_ports(3)  # nginx's, and its two nodes' after it
     env = dict(os.environ, TAROT=str(Path(sys.executable).parent / "tarot"), NGINX=NGINX)
     proc = subprocess.Popen([str(ROOT / "deploy" / "cluster.sh"), "-n", "2", "-p", str(port),
                              "--db", PG, "--redis", REDIS],
