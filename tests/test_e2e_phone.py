@@ -67,6 +67,17 @@ MEASURE = """async () => {
           wide: document.documentElement.scrollWidth > W}; }"""
 
 
+# What the player does in each phase: the button (when it can be pressed), else first the card to
+# choose (the écart's, the poignée's trumps).
+MOVES: dict[str, tuple[str, str | None]] = {
+    "bidding": ("button.bid:not([data-bid='pass'])", None), "call": ("button.call", None),
+    "ecart": ("#ecart:enabled", "#hand .card.legal:not(.selected)"),
+    "chelem": ("button.chelem[data-chelem='false']", None), "poignee": ("button.poignee", None),
+    "poignee-pick": ("#poignee-show:enabled", "#poignee-pick .card:not(.selected)"),
+    "play": ("#hand .card.legal", None),
+}
+
+
 def phase_of(page: Any) -> str | None:
     """What the player has to do now (None: the robots' turns)."""
     if page.locator("#felt .result.overlay").count():
@@ -141,26 +152,8 @@ def test_every_phase_fits_every_screen(server: str, browser: Any, players: int, 
             assert points == int(points) or ("," if lang == "fr" else ".") + "5" in count, count
             assert lang != "fr" or "." not in count, count
             break
-        if phase == "bidding":
-            tap(page.locator("button.bid:not([data-bid='pass'])").first)
-        elif phase == "call":
-            tap(page.locator("button.call").first)
-        elif phase == "ecart":
-            if page.locator("#ecart:enabled").count():
-                tap(page.locator("#ecart"))
-            else:
-                tap(page.locator("#hand .card.legal:not(.selected)").first)
-        elif phase == "chelem":
-            tap(page.locator("button.chelem[data-chelem='false']"))
-        elif phase == "poignee":
-            tap(page.locator("button.poignee").first)
-        elif phase == "poignee-pick":
-            if page.locator("#poignee-show:enabled").count():
-                tap(page.locator("#poignee-show"))
-            else:
-                tap(page.locator("#poignee-pick .card:not(.selected)").first)
-        else:
-            tap(page.locator("#hand .card.legal").first)
+        done, first = MOVES[phase]
+        tap(page.locator(done if first is None or page.locator(done).count() else first).first)
     expected = {"bidding", "ecart", "poignee", "poignee-pick", "play", "result"}
     expected |= {"call"} if players == 5 else set()
     assert expected <= set(seen), seen

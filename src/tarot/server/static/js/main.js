@@ -8,7 +8,7 @@
 // A server message goes to the store, then to its area's effects, then the page is redrawn by
 // region. Clicks go through one listener (``data-action``).
 import {$, h, toast} from "./core/dom.js";
-import {fill, lang, loadViewTexts, setLang, t, texts, wanted} from "./core/i18n.js";
+import {fill, lang, loadViewTexts, setLang, staticBase, t, texts, wanted} from "./core/i18n.js";
 import {forget, kept} from "./core/kept.js";
 import {connect, reconnect, send} from "./core/net.js";
 import {S, change, receive, use} from "./core/store.js";
@@ -155,8 +155,7 @@ let viewsReady = null;  // null: not asked for; false: on their way; true: there
 function withViews() {
   if (viewsReady === null) {
     viewsReady = false;
-    const base = document.querySelector("meta[name=tarot-static]")?.content || "/static/";
-    const style = new Promise((done, failed) => document.head.append(h("link", {rel: "stylesheet", href: base + "views.css",
+    const style = new Promise((done, failed) => document.head.append(h("link", {rel: "stylesheet", href: staticBase + "views.css",
       onload: done, onerror: failed})));
     Promise.all([style, loadViewTexts()]).then(() => { viewsReady = true; screen = null; render(); },
       () => { viewsReady = null; toast(t("offline")); });

@@ -5,7 +5,9 @@
 // the player switches); from the static files' versioned folder that the page names
 // (<meta name="tarot-static">), else from /static/.
 export const LANGS = ["en", "fr"];
-const base = document.querySelector("meta[name=tarot-static]")?.content || "/static/";
+// the static files' folder (versioned) that the page names: views.css is fetched from it too (main.js)
+export const staticBase = document.querySelector("meta[name=tarot-static]")?.content || "/static/";
+const base = staticBase;
 const T = {};
 const loaded = new Set();  // "fr", "fr.views"…
 let withViews = false;  // the views' texts asked for: the other language's too, when it comes
