@@ -8,6 +8,7 @@ playwright or Debian's chromium (tests/test_e2e_browser.py)."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -112,7 +113,9 @@ def test_no_serious_violation_on_any_page(server: str, browser: Any, monkeypatch
     found += violations(page, "écart")
     forced_colors(page)
     seen: set[str] = {"bid", "took"}
+    end = time.monotonic() + 60
     while not page.locator("#hand .card.legal").count() or page.locator("#ecart").count():
+        assert time.monotonic() < end, "the play never came to the player's card"
         if not play_step(page, seen, {}):
             page.wait_for_timeout(50)
     found += violations(page, "play")
