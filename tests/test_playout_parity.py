@@ -124,3 +124,27 @@ def test_the_search_chooses_alike_with_either_board(monkeypatch: pytest.MonkeyPa
             pure_means = search.SearchBot(seed=2, playouts=200).card_means(view, knowledge_of(view), legal)
             monkeypatch.undo()
             assert native_means == pure_means
+
+
+def test_a_defender_plays_the_excuse_before_the_last_trick_when_a_chelem_is_announced() -> None:
+    """R19: the Excuse at the last trick goes to that trick's winner, unless an attack that won
+    every trick leads it. A defender keeping it there against an announced chelem lost it (the
+    expert's review advised the Excuse at every trick of such deals): both boards play it before."""
+    from tarot.bots.rollout import choose
+    from tarot.engine.cards import EXCUSE_BIT
+
+    checked = 0
+    for seed in range(1, 400):
+        for deal in positions(4, seed):
+            seat = deal.turn
+            assert seat is not None
+            if (deal.chelem_announced and deal.side[seat] != 0 and deal.hands[seat] & EXCUSE_BIT
+                    and deal.hands[seat].bit_count() == 2 and deal.legal_mask() & (deal.legal_mask() - 1)):
+                assert choose(deal) == 77
+                board = native.Board(deal)
+                board.play_out()
+                assert board.trace()[0] == 77
+                checked += 1
+        if checked >= 3:
+            return
+    raise AssertionError(f"only {checked} such positions found")

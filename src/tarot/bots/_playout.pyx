@@ -279,7 +279,7 @@ cdef int choose(State* s) noexcept nogil:
         return lowest(legal)
     seat = s.turn
     me = s.side[seat]
-    if legal & EX and popcount(s.hands[seat]) <= 2 and not s.chelem_announced:
+    if legal & EX and popcount(s.hands[seat]) <= 2 and not (s.chelem_announced and me == 0):
         return 77
     legal_ex = legal & ~EX
     if not legal_ex:

@@ -81,7 +81,9 @@ def choose(deal: Deal) -> int:
     side = deal.side
     me = side[seat]
     left = hands[seat].bit_count()
-    if legal & EXCUSE_BIT and left <= 2 and not deal.chelem_announced:
+    # the Excuse before the last trick, where it would go to the trick's winner (R19); only an
+    # attack that announced a chelem keeps it to lead that trick (a defence's is lost there)
+    if legal & EXCUSE_BIT and left <= 2 and not (deal.chelem_announced and me == ATTACK):
         return 77
     legal_ex = legal & ~EXCUSE_BIT or legal
     trick: list[int] = deal.trick  # type: ignore[assignment]  # cards compare as ints
