@@ -38,6 +38,7 @@ from tarot.engine import (
     Play,
     Poignee,
     View,
+    load,
     variant,
 )
 
@@ -614,6 +615,21 @@ def test_the_command_plays_a_game_from_stdin(lang: str, ranking: str) -> None:
     assert ranking in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
     assert done.stdout.count("1) ") > 10
+
+
+def test_the_command_saves_the_game_for_review(tmp_path: Path) -> None:
+    """``--out``: the deals played, a game record that ``tarot replay`` and ``tarot review`` read."""
+    out = tmp_path / "game.json"
+    done = run_tarot("--players", "3", "--bots", "heuristic", "--deals", "2", "--seed", "5", "--lang", "en",
+                     "--out", str(out), stdin="1\n" * 800)
+    assert done.returncode == 0, done.stderr
+    records = load(out.read_text())
+    assert isinstance(records, list) and len(records) >= 2
+    assert all(r.replay().is_over for r in records)
+    reviewed = subprocess.run([str(TAROT), "review", "--json", "--playouts", "300", "--seat", "0", str(out)],
+                              capture_output=True, text=True, timeout=120)
+    assert reviewed.returncode == 0, reviewed.stderr
+    assert len(reviewed.stdout.splitlines()) == len(records)
 
 
 def test_the_command_ends_cleanly_at_end_of_input() -> None:

@@ -115,18 +115,27 @@ def poignee_cards(view: View) -> list[Card] | None:
 
 def poignee_gain(view: View, count: int, rng: random.Random, budget: CardBudget) -> tuple[float, int]:
     """The seat's mean gain from the prime of a poignée of ``count`` trumps, and the worlds used."""
+    gains, worlds = poignee_gains(view, (count,), rng, budget)
+    return gains[count], worlds
+
+
+def poignee_gains(view: View, counts: tuple[int, ...], rng: random.Random,
+                  budget: CardBudget) -> tuple[dict[int, float], int]:
+    """The seat's mean gain from the prime of a poignée of each of ``counts`` trumps, in the same
+    worlds (the review compares the sizes), and the worlds used."""
     seat = view.seat
-    total = 0.0
+    totals = dict.fromkeys(counts, 0.0)
     worlds = 0
     for world in _worlds(view, rng, budget, 1):
         packed = Board(world).play_out()
         shown = score_args(world)[4]
-        with_it = tuple(sorted((*shown, count)))
-        total += _score(world, packed, seat, with_it) - _score(world, packed, seat, shown)
+        without = _score(world, packed, seat, shown)
+        for count in counts:
+            totals[count] += _score(world, packed, seat, tuple(sorted((*shown, count)))) - without
         worlds += 1
         if worlds == POIGNEE_WORLDS:
             break
-    return total / max(worlds, 1), worlds
+    return {count: total / max(worlds, 1) for count, total in totals.items()}, worlds
 
 
 def decide_poignee(view: View, rng: random.Random,

@@ -1,4 +1,4 @@
-"""The ``tarot`` command line: play, serve, arena, ladder, replay and score.
+"""The ``tarot`` command line: play, serve, arena, ladder, replay, review and score.
 
 Results go to stdout (JSON lines with ``--json``, else rich tables); every problem is one line
 on stderr naming the file (and deal, action or summary index), and the exit status is 1.
@@ -20,12 +20,15 @@ from rich.table import Table
 from rich.text import Text
 
 from tarot.bots import BOT_NAMES
+from tarot.bots.review import DEFAULT_PLAYOUTS
 from tarot.engine import DealRecord, DealResult, RecordError, Score, replay_result, score_summary
 
 from .arena_report import arena_command
 from .duplicate import duplicate_app
 from .files import read_text
 from .i18n import Lang, default_lang
+from .review import PlayoutsOpt, ReviewSeedOpt, ReviewThinkOpt, SeatOpt, review_command
+from .review import fail as review_fail
 from .score_tables import deal_table, sheet_table
 from .terminal import play
 
@@ -33,7 +36,7 @@ app = typer.Typer(
     name="tarot",
     help="French Tarot by the FFT rules (3, 4 and 5 players): play against bots in the terminal (play), "
          "play online in the browser (serve), measure bots (arena), rate them on the site's ladder (ladder), "
-         "replay deal records (replay), "
+         "replay deal records (replay), review them with the expert (review), "
          "score deal summaries (score), deal and rank duplicate sessions for clubs (duplicate).",
     add_completion=False,
     no_args_is_help=True,
@@ -345,6 +348,38 @@ def serve(
     typer.echo(f"Open http://{shown}:{port}/ in your browser")
     tune_gc()
     uvicorn.run(site, host=host, port=port, log_level="warning", **behind(forwarded_allow_ips))
+
+
+@app.command(help=(
+    "Review deal or game records with the expert: for every decision of every seat, the move played and "
+    "the best move in expected points for that seat (from its own view), the loss and a grade; per seat the "
+    "mean loss; and the deal's par with every card seen. --playouts gives the same review for the same file "
+    "(docs/review.md)."))
+def review(
+    files: FilesArg,
+    as_json: JsonOpt = False,
+    playouts: PlayoutsOpt = DEFAULT_PLAYOUTS,
+    think: ReviewThinkOpt = None,
+    seat: SeatOpt = None,
+    seed: ReviewSeedOpt = 0,
+    lang: LangOpt = None,
+) -> None:
+    records: list[DealRecord] = []
+    for name in files:
+        try:
+            obj = read_json(name)
+            found = _game_records(obj) if isinstance(obj, list) else [_record(obj)]
+            for k, record in enumerate(found):
+                _replay(record, k if isinstance(obj, list) else None)  # a bad one: one line, at once
+        except Problem as e:
+            raise review_fail(f"{name}: {e.where()}") from None
+        if seat is not None and seat >= found[0].players:
+            players = found[0].players
+            raise review_fail(f"{name}: --seat {seat}: the deals have {players} players "
+                              f"(seats 0 to {players - 1})")
+        records += found
+    for obj in review_command(records, as_json, playouts, think, seat, seed, lang):
+        print(json.dumps(obj, ensure_ascii=False), flush=True)
 
 
 @app.command(help=(

@@ -12,6 +12,7 @@ import sys
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Annotated, Final, TypeVar
 
 import typer
@@ -38,6 +39,7 @@ from tarot.engine import (
     Poignee,
     PoigneeOptions,
     View,
+    dump_game,
     sort_for_display,
     variant,
 )
@@ -641,8 +643,12 @@ def _stdin_line() -> str:
     return line.rstrip("\r\n")
 
 
+OutOpt = Annotated[Path | None, typer.Option(
+    "--out", help="Save the deals played as a game record (JSON), for tarot replay and tarot review.")]
+
+
 def play(players: PlayersOpt = 4, bots: BotsOpt = "club", deals: DealsOpt = 5, seed: SeedOpt = None,
-         lang: LangOpt = None, think: ThinkOpt = None) -> None:
+         lang: LangOpt = None, think: ThinkOpt = None, out: OutOpt = None) -> None:
     """Play a game against bots in the terminal (you are seat 0)."""
     console = Console(highlight=False)
     interactive = sys.stdin.isatty()
@@ -652,4 +658,11 @@ def play(players: PlayersOpt = 4, bots: BotsOpt = "club", deals: DealsOpt = 5, s
                             deals=deals, bots=bots, seed=seed, think=think, echo=not interactive)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--bots/--think") from None
-    raise typer.Exit(game.run())
+    status = game.run()
+    if out is not None and game.game.records:  # the deals finished, even when the game was left
+        try:
+            out.write_text(dump_game(game.game.records, indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            print(f"error: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+            raise typer.Exit(1) from None
+    raise typer.Exit(status)
