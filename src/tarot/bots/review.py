@@ -40,7 +40,7 @@ from .playout import Board, score_args, score_of
 from .review_moves import Budgets, Evaluation, evaluate, key_of
 from .rollout import start_play
 
-DEFAULT_PLAYOUTS = 40_000  # about 0.1 s a decision with the native core (bench/review.py)
+DEFAULT_PLAYOUTS = 100_000  # about 0.15 s a decision with the native core (bench/review.py)
 INACCURACY = 5.0  # points for the seat
 MISTAKE = 20.0
 BLUNDER = 50.0
@@ -152,7 +152,7 @@ def decision_seed(view: View, seed: int) -> int:
 
 
 @dataclass(frozen=True)
-class _Step:
+class Step:
     """A decision to review: the action's index, the seat's view, its kind and the move played."""
 
     index: int
@@ -162,12 +162,12 @@ class _Step:
     trick: int | None
 
 
-def decisions_of(record: DealRecord) -> list[_Step]:
+def decisions_of(record: DealRecord) -> list[Step]:
     """The record's decisions in order, each with its seat's view before it (forced moves left
     out): a poignée is a decision at a seat's first card whether it was shown or not, and a taker
     who did not announce a chelem decided so even where the record leaves it out."""
     deal = record.start()
-    steps: list[_Step] = []
+    steps: list[Step] = []
     actions = list(record.actions)
     i = 0
     while i < len(actions):
@@ -180,7 +180,7 @@ def decisions_of(record: DealRecord) -> list[_Step]:
         view = deal.view(action.seat)
         if isinstance(action, Poignee) or (isinstance(action, Play) and view.poignee_options is not None):
             shown = action if isinstance(action, Poignee) else None
-            steps.append(_Step(i, view, "poignee", shown, None))
+            steps.append(Step(i, view, "poignee", shown, None))
             if shown is not None:
                 deal.apply(shown)
                 i += 1
@@ -199,12 +199,12 @@ def _kind(view: View, action: Action) -> str:
     return {"bidding": "bid", "call": "call", "announce": "chelem"}[view.phase]
 
 
-def _add(steps: list[_Step], deal: Deal, index: int, kind: str, action: Action) -> None:
+def _add(steps: list[Step], deal: Deal, index: int, kind: str, action: Action) -> None:
     view = deal.view(action.seat)
     forced = len(view.legal) == 1 and kind != "ecart"
     if not forced:
         trick = len(deal.tricks) + 1 if kind == "card" else None
-        steps.append(_Step(index, view, kind, action, trick))
+        steps.append(Step(index, view, kind, action, trick))
 
 
 def review_deal(record: DealRecord, settings: ReviewSettings = ReviewSettings(),  # frozen
@@ -212,23 +212,32 @@ def review_deal(record: DealRecord, settings: ReviewSettings = ReviewSettings(),
                 seats: Collection[int] | None = None) -> DealReview:
     """The review of a finished deal's record (raises ``RecordError`` for a bad one): every
     seat's decisions, or those of ``seats``; ``progress(done, total)`` after each decision."""
-    final = record.replay()
+    record.replay()  # a bad record raises here, before any work
     steps = [s for s in decisions_of(record) if seats is None or s.view.seat in seats]
-    budgets = Budgets(settings.playouts, settings.think)
     decisions: list[Decision] = []
     for n, step in enumerate(steps):
-        rng = random.Random(decision_seed(step.view, settings.seed))
-        found = evaluate(step.view, step.kind, step.played, budgets, rng)
-        decisions.append(_decision(step, found))
+        decisions.append(review_step(step, settings))
         if progress is not None:
             progress(n + 1, len(steps))
-    result = final.result()
-    scores = tuple(result.scores) if result.scores is not None else None
+    return assemble(record, decisions, settings)
+
+
+def review_step(step: Step, settings: ReviewSettings) -> Decision:
+    """One decision's review (the site runs each in its review worker: ``players.review_runner``)."""
+    rng = random.Random(decision_seed(step.view, settings.seed))
+    return _decision(step, evaluate(step.view, step.kind, step.played,
+                                    Budgets(settings.playouts, settings.think), rng))
+
+
+def assemble(record: DealRecord, decisions: list[Decision], settings: ReviewSettings) -> DealReview:
+    """The deal's review from its decisions' (the summaries, the par, the scores)."""
+    final = record.replay()
+    scores = tuple(final.result().scores)
     return DealReview(record.players, settings, tuple(decisions), _summaries(decisions, record.players),
                       par_of(record, final), scores)
 
 
-def _decision(step: _Step, found: Evaluation) -> Decision:
+def _decision(step: Step, found: Evaluation) -> Decision:
     played_key: Hashable = key_of(step.played)
     seat = step.view.seat
     if not found.worlds or played_key not in found.values:
