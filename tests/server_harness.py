@@ -113,7 +113,8 @@ def make_client(url: str, clock: Clock = SYSTEM, **settings: Any) -> Iterator[Te
     """The app in process, on ``clock`` (a ``ManualClock`` to drive its timers); every Player
     still open is closed before the app stops."""
     # (a test's requests come from one address: the read API's limit is tested on its own)
-    opts = {"grace": 30.0, "bot_delay": 0.0, "trick_pause": 0.0, "think": 0.05, "read_burst": 1e6} | settings
+    opts = {"grace": 30.0, "bot_delay": 0.0, "trick_pause": 0.0, "think": 0.05, "read_burst": 1e6,
+            "review_workers": 0, "review_playouts": 1500} | settings
     with TestClient(Peers(create_app(url, Settings(**opts), clock=clock))) as client:
         try:
             yield client

@@ -39,8 +39,11 @@ def test_a_challenge_deal_shows_only_to_who_has_played_it(kind: str, tmp_path: P
             assert outcome(client, "Anne", session) == before, session
             bots = outcome(client, "Heuristic", session)  # (the bots' account played it too)
             assert (bots["games"], bots["total"], bots["stats"]) == ([], 0, before["stats"]), session
-        for path in (f"/api/games/{gid}", f"/api/games/{gid}/records"):
+        for path in (f"/api/games/{gid}", f"/api/games/{gid}/records", f"/api/games/{gid}/deals/1/review"):
             assert client.get(path).json()["code"] == "challenge_hidden"
+        # nor its review (issue 35), asked for by an account that has not played it
+        asked = bruno.post(f"/api/games/{gid}/deals/1/review")
+        assert (asked.status_code, asked.json()["code"]) == (403, "challenge_hidden")
 
         mine = outcome(client, "Anne", session_of(anne))  # who played it sees it, as its replay
         assert mine["games"] == [gid] and mine["stats"]["4"][:2] == (1, 1)

@@ -23,6 +23,7 @@ from .competitions import tournament_tables
 from .limits import FloodLimits, Refusal, TableQuota
 from .lobby import Lobby
 from .players.accounts import Accounts
+from .players.review_runner import ReviewRunner
 from .settings import Settings, TableServices
 from .table import writes as table_writes
 from .table.actor import Resume, Table
@@ -75,9 +76,11 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         st = self.settings
         self.flood = FloodLimits(st.flood_rate, st.flood_burst, st.flood_cooldown, self.clock)
+        self.reviews = ReviewRunner(store, self.clock, st.review_playouts, st.review_workers)
 
     async def recover(self) -> None:
         self._sweeper = asyncio.create_task(self._sweep_forever(), name="hub-sweeper")
+        self.reviews.start()
         if self.cluster is not None:
             await self._join_cluster(self.cluster)
             return
@@ -280,6 +283,7 @@ class Hub:
         if self.cluster is not None:  # its lease given up: the other nodes take its tables at once
             await self.cluster.close()
         self.services.bot_pool.close()
+        await self.reviews.close()
 
     async def _sweep_forever(self) -> None:
         while True:

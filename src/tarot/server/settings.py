@@ -40,6 +40,11 @@ class Settings:
     next_deal_wait: float = 20.0  # seconds the result stays up unless every seated person clicks on
     think: float = 0.5  # search bot budget per decision
     search_workers: int | None = None  # processes for search bots (None: the cores but one)
+    # the expert's reviews (issue 35): playouts a decision, worker processes (0: a thread), and
+    # the reviews an account may ask for a day
+    review_playouts: int = 100_000
+    review_workers: int = 1
+    review_quota: int = 30
     retry: float = 2.0  # seconds before a table tries again a deal's end the store refused
     empty_table_ttl: float = 180.0  # a table not in play with nobody there closes after this long
     # A game nobody is connected to (seated or watching) waits, its bots idle; it is abandoned

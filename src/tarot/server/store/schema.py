@@ -134,6 +134,23 @@ class DealRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
 
+class ReviewRow(Base):
+    """The expert's review of a done deal (issue 35): asked for by an account, worked out in the
+    background by a process's review worker (``players.review_runner``), then kept and shown to
+    everyone who may see the deal."""
+
+    __tablename__ = "reviews"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    deal_id: Mapped[int] = mapped_column(ForeignKey("deals.id"), unique=True)
+    requested_by: Mapped[str] = mapped_column(ForeignKey("players.id"), index=True)
+    requested: Mapped[float]  # the clock's time
+    status: Mapped[str] = mapped_column(String(16), index=True)  # queued, running, done, failed
+    done: Mapped[int] = mapped_column(Integer, default=0)  # decisions reviewed so far
+    total: Mapped[int] = mapped_column(Integer, default=0)
+    claimed: Mapped[float | None]  # when a worker last reported on it (a stale one is taken again)
+    review: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # DealReview.to_dict(), once done
+
+
 class ActionRow(Base):
     __tablename__ = "actions"
     __table_args__ = (UniqueConstraint("deal_id", "index"),)
