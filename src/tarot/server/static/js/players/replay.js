@@ -8,6 +8,7 @@
 import {cardEl, cardName, sortCards} from "../cards/cards.js";
 import {$, h, s as svg} from "../core/dom.js";
 import {colon, decimal, fill, lang, minus, plural, signed, t, texts} from "../core/i18n.js";
+import {initReview, reviewKey, reviewPanel} from "./review.js";
 
 let hooks = {render: () => {}};
 // the replay shown: {gid, deal, step, status: loading|ok|none|error, data}
@@ -18,7 +19,7 @@ export function initReplay(given) {
   hooks = given;
   routeReplay(location.hash);
   document.addEventListener("keydown", onKey);
-  return {"replay-step": (el) => go(el.dataset.to), "history-more": historyMore};
+  return {"replay-step": (el) => go(el.dataset.to), "history-more": historyMore, ...initReview(given)};
 }
 
 // --- the page ------------------------------------------------------------------------------------
@@ -89,7 +90,8 @@ export function replayView() {
   if (!rp) return null;
   const pos = rp.status === "ok" && rp.data.deals_done.length ? current() : null;
   const fair = pos ? digestOf(pos.d) : null;
-  const key = "replay|" + JSON.stringify([lang(), rp.gid, rp.status, pos && [pos.d.number, pos.step], fair]);
+  const review = pos && reviewKey(rp.gid, pos.d.number);
+  const key = "replay|" + JSON.stringify([lang(), rp.gid, rp.status, pos && [pos.d.number, pos.step], fair, review]);
   return {key, nodes: () => [h("div", {id: "replay-page"}, replayPage(pos))]};
 }
 
@@ -123,7 +125,7 @@ function replayPage(pos) {
   if (!pos) return [head, panel({id: "rp-empty"}, h("p", {}, t("rp_no_deal")))];
   return [head, h("div", {class: "rp-grid"},
     h("div", {class: "rp-main"}, dealPicker(g, pos), controls(pos), felt(g, pos, name), hands(g, pos, name)),
-    h("div", {class: "rp-side"}, sheet(g, pos, name), fairness(pos.d)))];
+    h("div", {class: "rp-side"}, reviewPanel(g.id, pos.d, pos.step, name, stepHash), sheet(g, pos, name), fairness(pos.d)))];
 }
 
 function seatLink(s, label) {
