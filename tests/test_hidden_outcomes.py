@@ -44,6 +44,9 @@ def test_a_challenge_deal_shows_only_to_who_has_played_it(kind: str, tmp_path: P
         # nor its review (issue 35), asked for by an account that has not played it
         asked = bruno.post(f"/api/games/{gid}/deals/1/review")
         assert (asked.status_code, asked.json()["code"]) == (403, "challenge_hidden")
+        # nor played again from its replay
+        bruno.ws.send({"type": "practice_from", "game": gid, "deal": 1, "step": 0, "seat": 0})
+        assert bruno.ws.expect("error")["code"] == "challenge_hidden"
 
         mine = outcome(client, "Anne", session_of(anne))  # who played it sees it, as its replay
         assert mine["games"] == [gid] and mine["stats"]["4"][:2] == (1, 1)

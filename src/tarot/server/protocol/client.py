@@ -258,6 +258,28 @@ class ChallengePlay(_Msg):
     deal: int = Field(ge=1, le=99)
 
 
+class PracticeFrom(_Msg):
+    """Play a done deal again at a practice table of one's own (issue 35): its cards dealt again
+    (the same seed), its first ``step`` moves made for everyone, the player at ``seat`` and robots
+    in the other seats: a ``created`` answer with its table."""
+
+    type: Literal["practice_from"]
+    game: int = Field(ge=1, le=2**31 - 1)
+    deal: int = Field(ge=1, le=10_000)
+    step: int = Field(default=0, ge=0, le=200)
+    seat: int = Field(default=0, ge=0, le=4)
+
+
+class Rehearsal(_Msg):
+    """A practice table's deal played again (``PracticeFrom``): the game and deal it comes from,
+    and the moves made for everyone at its start (``tarot-deal/1`` actions). Set by the server."""
+
+    game: int
+    deal: int
+    step: int
+    moves: list[dict[str, Any]]
+
+
 class Hint(_Msg):
     """At a practice table, on one's turn: what the expert would do (a ``hint`` answer)."""
 
@@ -276,7 +298,7 @@ class RemoveSpectator(_Msg):
 # ``ToTable``: ``table.actor.TableMessage``; ``web.app`` answers a ping outside a table and
 # posts a chat line meant for the lobby there).
 ToSite = Hello | Mute | Friends | AddFriend | RemoveFriend | Challenge | ChallengePlay
-ToLobby = Lobby | CreateTable | PlayNow
+ToLobby = Lobby | CreateTable | PlayNow | PracticeFrom
 ToTable = (Join | Sit | Leave | AddBot | RemoveBot | SetOptions | NewGame | NextDeal | Act | Ping | CancelGame
            | CancelVote | Chat | RemoveSpectator | InviteFriend | Hint)
 ClientMessage = Annotated[ToSite | ToLobby | ToTable, Field(discriminator="type")]

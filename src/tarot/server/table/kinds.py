@@ -20,7 +20,7 @@ import logging
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from tarot.engine import Action, Bid, Phase
+from tarot.engine import Action, Bid, Phase, action_from_dict
 
 from .. import protocol as p
 from ..competitions import challenge, tournament_results, tournaments
@@ -42,6 +42,7 @@ class Kind(StrEnum):
     COMPETITIVE = "competitive"
     CHALLENGE = "challenge"
     EVENT = "event"
+    REHEARSAL = "rehearsal"
 
 
 class StartRefused(Exception):
@@ -55,6 +56,8 @@ class StartRefused(Exception):
 _FIXED = ("a duplicate table (a challenge's, an event's) plays its deals as they are: seats, options and "
           "game cannot change", "challenge_table")
 _NO_HINTS = ("hints are for practice tables only", "no_hints")
+_REPLAYED = ("a deal played again keeps its seats, options and game: start another from the replay",
+             "challenge_table")
 
 
 class Practice:
@@ -187,10 +190,31 @@ class Tournament(Duplicate):
         return Bid(seat, contract if seat == taker else None)
 
 
-KINDS = {k.kind: k for k in (Practice(), Competitive(), DailyChallenge(), Tournament())}
+class Rehearsal(Duplicate):
+    """A done deal played again at a practice table (issue 35: "play from here", "replay this
+    deal"): its cards dealt again from its seed, its first moves made for everyone at once (each
+    stored and sent as any move, ``by`` "imposed"), then played as practice (hints allowed)."""
+
+    kind: ClassVar[Kind] = Kind.REHEARSAL
+    refused: ClassVar[dict[type, tuple[str, str]]] = {
+        m: _REPLAYED for m in (p.AddBot, p.RemoveBot, p.SetOptions, p.NewGame, p.CancelGame, p.InviteFriend)}
+
+    def imposed_bid(self, state: TableState) -> Action | None:
+        """The next of the moves made for everyone, while some are left."""
+        game, deal = state.game, state.deal()
+        if state.rehearsal is None or game is None or game.current is None or deal is None or deal.is_over:
+            return None
+        done = game.current.actions
+        moves = state.rehearsal.moves
+        return action_from_dict(moves[done])[0] if done < len(moves) else None
+
+
+KINDS = {k.kind: k for k in (Practice(), Competitive(), DailyChallenge(), Tournament(), Rehearsal())}
 
 
 def kind_of(state: TableState) -> Practice:
+    if state.rehearsal is not None:
+        return KINDS[Kind.REHEARSAL]
     if state.imposed is not None:  # its deals are imposed: a duplicate table
         return KINDS[Kind.CHALLENGE if state.challenge is not None else Kind.EVENT]
     return KINDS[Kind.COMPETITIVE if state.options.competitive else Kind.PRACTICE]

@@ -71,6 +71,8 @@ class TableState:
     challenge: p.ChallengeDeal | None = None
     at_event: p.EventTable | None = None
     imposed: list[Etui] | None = None
+    # A done deal played again from a position (issue 35): the moves made for everyone first.
+    rehearsal: p.Rehearsal | None = None
 
     @classmethod
     def new(cls, tid: str, options: p.TableOptions, host: str | None, seats: list[Seat] | None = None,
@@ -112,6 +114,8 @@ class TableState:
             options["event"] = self.at_event.model_dump()
         if self.imposed is not None:
             options["imposed"] = [e.to_list() for e in self.imposed]
+        if self.rehearsal is not None:
+            options["rehearsal"] = self.rehearsal.model_dump()
         return (self.id, self.host, options, [s.to_dict() for s in self.seats], status or self.status,
                 self.version, self.invite)
 
@@ -211,6 +215,7 @@ def restored(loaded: LoadedTable, now: float) -> TableState:
     deal = options.pop("challenge", None)
     imposed = None if (etuis := options.pop("imposed", None)) is None else [Etui(*e) for e in etuis]
     event = options.pop("event", None)
+    rehearsal = options.pop("rehearsal", None)
     # nobody is connected yet: the grace period of every person seated starts now
     seats = [Seat(player_id=s.get("player_id"), name=s.get("name", ""), bot=s.get("bot"),
                   account=s.get("account", False), away_since=None if s.get("player_id") is None else now)
@@ -229,7 +234,8 @@ def restored(loaded: LoadedTable, now: float) -> TableState:
                        games_played=0 if g is None else g.number,
                        challenge=None if deal is None else p.ChallengeDeal.model_validate(deal),
                        imposed=imposed,
-                       at_event=None if event is None else p.EventTable.model_validate(event))
+                       at_event=None if event is None else p.EventTable.model_validate(event),
+                       rehearsal=None if rehearsal is None else p.Rehearsal.model_validate(rehearsal))
 
 
 def _replayed(loaded: LoadedTable, imposed: list[Etui] | None, version: int) -> tuple[ServerGame, int]:

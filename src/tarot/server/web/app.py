@@ -42,6 +42,7 @@ from .headers import SecurityHeaders
 from .joining import join
 from .origin import cookie, same_origin
 from .play_now import held_tables, play_now
+from .practice_from import practice_from
 from .read_limit import ReadLimit
 from .socket import Socket
 
@@ -111,6 +112,8 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
         conn.send(p.Created.build(table.id))
     elif isinstance(msg, p.PlayNow):
         conn.send(await play_now(hub, conn, msg))
+    elif isinstance(msg, p.PracticeFrom):
+        conn.send(await practice_from(hub, conn, msg))
     elif isinstance(msg, p.Join):
         found = hub.tables.get(msg.table) or await _remote_table(hub, conn, msg.table)
         if found is None:
