@@ -79,6 +79,13 @@ def test_a_deal_reviewed_from_its_replay(server: str, browser: Any) -> None:
         assert "best" in here.inner_text()
     found = violations(page, "review")
 
+    # play from here: a table of one's own at that moment, one's hand as it was then
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.click("#rp-from-here")
+    page.wait_for_url(re.compile(r".*#/t/\w+"))
+    page.wait_for_selector("#hand .card")
+    shot(page, "review-play-from-here.png")
+
     # the same review, kept and shared: a phone in French, without asking again
     phone = new_page(browser, 390, 844, lang="fr")
     phone.goto(f"{server}/#/g/{gid}/1/0")

@@ -5,7 +5,7 @@ import {initAccounts} from "./account.js";
 import {replays} from "./later.js";
 
 const REPLAY = /^#\/g\/\d+/;
-const REPLAY_ACTIONS = ["replay-step", "history-more", "review-ask", "review-seat"];
+const REPLAY_ACTIONS = ["replay-step", "history-more", "review-ask", "review-seat", "practice-from"];
 let hooks = {render: () => {}}, actions = {};
 
 replays.then((m) => { actions = m.initReplay(hooks); hooks.render(); });

@@ -8,6 +8,8 @@
 import {cardEl, cardName, sortCards} from "../cards/cards.js";
 import {$, h, s as svg} from "../core/dom.js";
 import {colon, decimal, fill, lang, minus, plural, signed, t, texts} from "../core/i18n.js";
+import {send} from "../core/net.js";
+import {S} from "../core/store.js";
 import {initReview, reviewKey, reviewPanel} from "./review.js";
 
 let hooks = {render: () => {}};
@@ -19,7 +21,8 @@ export function initReplay(given) {
   hooks = given;
   routeReplay(location.hash);
   document.addEventListener("keydown", onKey);
-  return {"replay-step": (el) => go(el.dataset.to), "history-more": historyMore, ...initReview(given)};
+  return {"replay-step": (el) => go(el.dataset.to), "history-more": historyMore, "practice-from": practiceFrom,
+    ...initReview(given)};
 }
 
 // --- the page ------------------------------------------------------------------------------------
@@ -74,6 +77,18 @@ function go(to) {
   const focused = document.activeElement && document.activeElement.id;
   hooks.render();
   if (focused) { const el = document.getElementById(focused); if (el && !el.disabled) el.focus(); }
+}
+
+// "Play this deal again" (step 0) and "Play from here" (issue 35): a practice table of one's own with
+// the deal's cards, its first moves made, oneself at one's seat in that game (else the seat to move
+// at that step) and robots elsewhere; the server answers ``created`` and the page goes there.
+function practiceFrom(el) {
+  if (!rp || rp.status !== "ok" || !rp.data.deals_done.length) return;
+  const {d} = current(), step = +el.dataset.step, rec = d.record;
+  const mine = S.me ? rp.data.seats.findIndex((s) => s && s.name === S.me.name) : -1;
+  const next = rec.actions[step];
+  const seat = mine >= 0 ? mine : next ? next.seat : 0;
+  send({type: "practice_from", game: rp.gid, deal: d.number, step, seat});
 }
 
 function onKey(e) {
@@ -149,7 +164,11 @@ function controls(pos) {
   return h("div", {class: "rp-controls"}, b("first", "rp_first", icon("⏮"), start), b("prev", "rp_prev", icon("◀"), start),
     h("span", {id: "rp-step", class: "rp-step"}, `${pos.step}/${pos.n}`), b("next", "rp_next", icon("▶"), end),
     b("last", "rp_last", icon("⏭"), end),
-    h("span", {class: "note rp-keys"}, t("rp_keys")));
+    h("span", {class: "note rp-keys"}, t("rp_keys")),
+    h("span", {class: "rp-again"},
+      h("button", {type: "button", id: "rp-replay-deal", "data-action": "practice-from", "data-step": 0}, t("rp_replay_deal")),
+      h("button", {type: "button", id: "rp-from-here", "data-action": "practice-from", "data-step": pos.step, disabled: end},
+        t("rp_from_here"))));
 }
 
 // ⏮ ◀ ▶ ⏭ drawn (not every system's fonts have ⏮ and ⏭), the character kept as the icon's name.
