@@ -179,8 +179,8 @@ def test_a_toast_starts_with_a_capital() -> None:
 def test_the_lobby_has_its_texts_without_the_other_screens() -> None:
     """Issue 33, a light first load: the texts the lobby's own modules look up are in the lobby's
     file (<lang>.json); <lang>.views.json holds only those of the screens loaded later."""
-    lazy = {"players/replay.js", "players/review.js", "players/stats.js", "scoresheet/scoresheet.js",
-            "scoresheet/codec.js",
+    lazy = {"players/replay.js", "players/review.js", "players/stats.js", "players/accuracy.js",
+            "scoresheet/scoresheet.js", "scoresheet/codec.js",
             "table/table.js", "table/result.js", "table/hint.js", "table/sheet.js", "table/help.js"}
     views = set(part("en", ".views"))
     for module in MODULES:

@@ -98,4 +98,12 @@ def test_a_deal_reviewed_from_its_replay(server: str, browser: Any) -> None:
     phone.locator("#rp-review").scroll_into_view_if_needed()
     shot(phone, "review-phone-fr.png")
     found += violations(phone, "review fr")
+
+    # the profile's accuracy, from the deal reviewed
+    phone.goto(f"{server}/#/p/Relecture")
+    phone.wait_for_selector("#accuracy:not([hidden]) tr[data-phase=play]")
+    assert "Précision" in phone.locator("#accuracy").inner_text()
+    phone.locator("#accuracy").scroll_into_view_if_needed()
+    shot(phone, "review-accuracy-fr.png")
+    found += violations(phone, "accuracy fr")
     assert not found, "\n".join(found)

@@ -72,6 +72,21 @@ def test_a_review_asked_for_is_worked_out_kept_and_shown_to_everyone(kind: str, 
         other = Account(client, "Octave")
         assert client.get(path, headers=other.headers).json() == state
 
+        # the accuracy of who played it, a robot's too, from the review (issue 35)
+        seats = client.get(f"/api/games/{gid}").json()["seats"]
+        seat = next(i for i, s in enumerate(seats) if s["name"] == "Hélène")
+        mine = [d for d in state["review"]["decisions"] if d["seat"] == seat and d["grade"] != "unrated"]
+        acc = client.get("/api/players/Hélène/accuracy").json()
+        assert acc["deals"] == 1 and acc["decisions"] == len(mine)
+        assert acc["mean_loss"] == pytest.approx(sum(d["loss"] for d in mine) / len(mine), abs=0.01)
+        assert sum(p["decisions"] for p in acc["phases"].values()) == len(mine)
+        assert acc["phases"]["play"]["decisions"] == len([d for d in mine if d["phase"] in ("card", "poignee",
+                                                                                          "chelem")])
+        assert [t["game"] for t in acc["trend"]] == [gid]
+        robot = client.get("/api/players/Heuristic/accuracy").json()
+        assert robot["bot"] and robot["deals"] == 2  # (its kind held two seats: each counts)
+        assert client.get("/api/players/Personne/accuracy").status_code == 404
+
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_an_account_may_ask_for_so_many_new_reviews_a_day(kind: str, tmp_path: Path) -> None:

@@ -232,6 +232,7 @@ function profileView(pg) {
         h("tbody", {}, rows)),
       h("p", {class: "note"}, t("acc_ordinal_note"))),
     slot(stats, (m) => m.statsPanel(p.name)),  // the player's statistics and rating chart (players/stats.js)
+    slot(stats, (m) => m.accuracyPanel(p.name), "section"),  // its accuracy from the expert's reviews (players/accuracy.js)
     slot(replays, (m) => m.historyPanel(p.name)),  // the player's games, each a link to its replay (players/replay.js)
     mine ? renameForm(p.name) : null,
   ];

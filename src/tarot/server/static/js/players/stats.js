@@ -5,6 +5,8 @@
 import {h, s} from "../core/dom.js";
 import {fill, lang, t} from "../core/i18n.js";
 
+export {accuracyPanel} from "./accuracy.js";  // (loaded with the statistics: players/later.js)
+
 const COUNTS = ["3", "4", "5"];
 const CONTRACTS = ["prise", "garde", "garde_sans", "garde_contre"];
 let cache = null;  // {name, loaded: when, ready: the fetch, data, failed}
