@@ -106,4 +106,9 @@ def test_a_deal_reviewed_from_its_replay(server: str, browser: Any) -> None:
     phone.locator("#accuracy").scroll_into_view_if_needed()
     shot(phone, "review-accuracy-fr.png")
     found += violations(phone, "accuracy fr")
+    # the history's "Analyser" link: the replay at its review panel
+    phone.locator("#history-list .review-link").first.click()
+    phone.wait_for_selector("#rv-graph")
+    in_view = "() => Math.abs(document.querySelector('#rp-review').getBoundingClientRect().top) < 60"
+    phone.wait_for_function(in_view)
     assert not found, "\n".join(found)

@@ -142,7 +142,8 @@ function doneBody(d) {
     h("div", {class: "ch-result"}, h("span", {class: "ch-contract"}, contractText(d.contract, d.side)),
       h("span", {class: "ch-figure"}, h("small", {}, t("ch_score")), h("span", {class: "ch-score"}, score(d.score))),
       h("span", {class: "ch-figure"}, h("small", {}, t("ch_mark")), markEl(d.mark))),
-    h("p", {class: "note ch-compared"}, compared, account() && d.game != null ? [" · ", link(d.game)] : null),
+    h("p", {class: "note ch-compared"}, compared, account() && d.game != null
+      ? [" · ", link(d.game), " · ", h("a", {href: `#/g/${d.game}/1/0/review`, class: "review-link"}, t("rv_link"))] : null),
     d.others.length ? h("details", {id, class: "ch-others", open: S.open.has(id)}, h("summary", {}, t("ch_others")),
       h("div", {class: "sheet-wrap"}, h("table", {class: "tables"},
         h("thead", {}, h("tr", {}, h("th", {}, t("acc_player")), h("th", {}, t("contract")), h("th", {class: "num"}, t("ch_score")),

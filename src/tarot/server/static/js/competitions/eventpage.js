@@ -133,7 +133,8 @@ function tableResult(tb) {
   const passed = tb.contract === "pass" || tb.taker == null;
   return h("div", {class: "ev-table", "data-table": tb.table},
     h("div", {class: "ev-table-head"}, h("b", {}, fill("ev_table_n", {n: tb.table})),
-      tb.game != null ? h("a", {href: `#/g/${tb.game}`, class: "ev-replay"}, "▶ ", t("ch_replay")) : null),
+      tb.game != null ? [h("a", {href: `#/g/${tb.game}`, class: "ev-replay"}, "▶ ", t("ch_replay")), " ",
+        h("a", {href: `#/g/${tb.game}/1/0/review`, class: "review-link"}, t("rv_link"))] : null),
     h("p", {class: "ev-contract"}, passed ? t("ch_allpassed") : [h("b", {}, t(tb.contract)), " · ", fill("ev_taken_by", {name: name(tb.taker)})]),
     h("table", {class: "tables ev-seats"}, h("tbody", {}, tb.names.map((_, i) => h("tr", {class: tb.sides[i]},
       h("td", {class: "who"}, name(i), i === tb.taker ? h("small", {class: "ev-role"}, ` ${t("taker")}`) : null,

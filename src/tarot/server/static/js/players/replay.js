@@ -27,16 +27,18 @@ export function initReplay(given) {
 
 // --- the page ------------------------------------------------------------------------------------
 
+// #/g/<game>[/<deal>/<step>][/review]: "/review" (the history's, the challenge's and the events'
+// "Review" links) shows the page at the expert's review panel.
 function parse(hash) {
-  const m = hash.match(/^#\/g\/(\d+)(?:\/(\d+)(?:\/(\d+))?)?\/?$/);
-  return m ? {gid: +m[1], deal: m[2] == null ? null : +m[2], step: m[3] == null ? null : +m[3]} : null;
+  const m = hash.match(/^#\/g\/(\d+)(?:\/(\d+)(?:\/(\d+))?)?(\/review)?\/?$/);
+  return m ? {gid: +m[1], deal: m[2] == null ? null : +m[2], step: m[3] == null ? null : +m[3], review: !!m[4]} : null;
 }
 
 // From main.js's route(): true when ``hash`` is a replay (its game is fetched once).
 export function routeReplay(hash) {
   const p = parse(hash);
   if (!p) { rp = null; return false; }
-  if (rp && rp.gid === p.gid) Object.assign(rp, {deal: p.deal, step: p.step});
+  if (rp && rp.gid === p.gid) Object.assign(rp, {deal: p.deal, step: p.step, review: p.review});
   else { rp = {...p, status: "loading", data: null}; load(rp); }
   return true;
 }
@@ -107,7 +109,13 @@ export function replayView() {
   const fair = pos ? digestOf(pos.d) : null;
   const review = pos && reviewKey(rp.gid, pos.d.number);
   const key = "replay|" + JSON.stringify([lang(), rp.gid, rp.status, pos && [pos.d.number, pos.step], fair, review]);
-  return {key, nodes: () => [h("div", {id: "replay-page"}, replayPage(pos))]};
+  return {key, nodes: () => {
+    if (pos && rp.review) {  // (once: the panel in view, after the page is laid out)
+      rp.review = false;
+      requestAnimationFrame(() => { const el = document.getElementById("rp-review"); if (el) el.scrollIntoView({block: "start"}); });
+    }
+    return [h("div", {id: "replay-page"}, replayPage(pos))];
+  }};
 }
 
 // A seat's name; a name at several seats with its seat's number. A robot's player is named for
@@ -368,7 +376,8 @@ function fillHistory(box) {
         g.competitive ? t("competitive_short") : null].filter(Boolean);
       return h("li", {"data-game": g.id}, h("a", {href: `#/g/${g.id}`, class: "game-link"},
         h("span", {class: "when"}, when(g.date)), h("span", {class: "players"}, who.flatMap((x, i) => (i ? [" · ", x] : [x])))),
-      h("span", {class: "note facts"}, facts.join(" · ")));
+      h("span", {class: "note facts"}, facts.join(" · "),
+        g.played ? [" · ", h("a", {href: `#/g/${g.id}/1/0/review`, class: "review-link"}, t("rv_link"))] : null));
     })),
     hs.more ? h("p", {class: "more"}, h("button", {id: "history-more", "data-action": "history-more"},
       fill("hist_more", {n: hs.total - hs.games.length}))) : null];
