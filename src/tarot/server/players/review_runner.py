@@ -31,7 +31,7 @@ POLL = 5.0  # seconds between looks for reviews asked for on another process (or
 REPORT_EVERY = 5  # decisions between progress reports
 
 
-def _lowest_priority() -> None:
+def lowest_priority() -> None:
     with contextlib.suppress(OSError):
         os.nice(19)
 
@@ -69,7 +69,7 @@ class ReviewRunner:
                 methods = multiprocessing.get_all_start_methods()
                 context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
                 self._executor = ProcessPoolExecutor(self.workers, mp_context=context,
-                                                     initializer=_lowest_priority)
+                                                     initializer=lowest_priority)
         return self._executor
 
     async def _loop(self) -> None:
