@@ -25,8 +25,9 @@ _WORDS: Final[dict[Lang, dict[str, str]]] = {
         "budget_playouts": "{n} playouts a decision",
         "budget_think": "{s} s a decision",
         "seat": "Seat", "decisions": "Decisions", "mean_loss": "Mean loss",
-        "best": "best", "good": "good", "inaccuracy": "inaccuracies", "mistake": "mistakes",
-        "blunder": "blunders",
+        "best": "best", "good": "good", "inaccuracy": "?!", "mistake": "?", "blunder": "??",
+        "legend": "?! an inaccuracy (a loss of 5 to 20 points), ? a mistake (20 to 50), "
+                  "?? a blunder (50 or more)",
         "worst": "Costliest moves",
         "line": "seat {seat}, {where}: played {played}, best {best} ({loss} points)",
         "trick": "trick {n}", "bid": "bidding", "call": "call", "ecart": "écart", "chelem": "chelem",
@@ -42,8 +43,9 @@ _WORDS: Final[dict[Lang, dict[str, str]]] = {
         "budget_playouts": "{n} simulations par décision",
         "budget_think": "{s} s par décision",
         "seat": "Place", "decisions": "Décisions", "mean_loss": "Perte moyenne",
-        "best": "meilleurs", "good": "bons", "inaccuracy": "imprécisions", "mistake": "erreurs",
-        "blunder": "gaffes",
+        "best": "meilleurs", "good": "bons", "inaccuracy": "?!", "mistake": "?", "blunder": "??",
+        "legend": "?! une imprécision (une perte de 5 à 20 points), ? une erreur (20 à 50), ?? une gaffe "
+                  "(50 ou plus)",
         "worst": "Les coups les plus coûteux",
         "line": "place {seat}, {where} : joué {played}, meilleur {best} ({loss} points)",
         "trick": "levée {n}", "bid": "enchères", "call": "appel", "ecart": "écart", "chelem": "chelem",
@@ -105,6 +107,7 @@ def print_review(console: Console, review: DealReview, number: int, lang: Lang) 
         table.add_row(str(summary.seat), str(summary.decisions), _points(summary.mean_loss, lang),
                       *(str(summary.grades[g]) for g in ("best", "good", "inaccuracy", "mistake", "blunder")))
     console.print(table)
+    console.print(f"[dim]{_w(lang, 'legend')}[/]")
     worst = sorted((d for d in review.decisions if d.grade in ("mistake", "blunder", "inaccuracy")),
                    key=lambda d: -d.loss)[:5]
     if worst:
