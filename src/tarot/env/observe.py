@@ -1,0 +1,101 @@
+"""A seat's observation for the research environment (issue 36): one fixed-size int8 vector built
+from the seat's ``View`` only (never a card it may not see), every seat counted from the
+observer (0: itself, 1: the next to play after it…, padded to five).
+
+| part | size |
+|---|---|
+| its hand | 78 |
+| the cards each seat has played (from the observer) | 5 × 78 |
+| the trick in progress | 78 |
+| the chien, once shown | 78 |
+| its own écart (the taker) | 78 |
+| the écart's trumps, shown to all (R11) | 78 |
+| the cards shown in poignées | 78 |
+| the called card (5 players) | 78 |
+| the écart or poignée being chosen card by card | 78 |
+| each seat's last bid (none, pass, prise, garde, garde sans, garde contre) | 5 × 6 |
+| the contract (none, prise…garde contre) | 5 |
+| the taker, the partner once known, the trick's leader (none or a seat) | 3 × 6 |
+| the dealer | 5 |
+| who showed a poignée | 5 |
+| the phase (bidding, call, écart, chelem, poignée, poignée's trumps, play, over) | 8 |
+| the number of players (3, 4, 5) | 3 |
+| the chelem announced | 1 |
+| each hand's size | 5 |
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tarot.engine import View
+from tarot.engine.cards import mask_of
+
+from .spaces import Selection
+
+SEATS = 5
+CARD_PLANES = 13
+SIZE = 78 * CARD_PLANES + SEATS * 6 + 5 + 3 * 6 + 5 + 5 + 8 + 3 + 1 + 5
+PHASES = ("bidding", "call", "ecart", "announce", "poignee", "poignee_cards", "play", "done")
+
+
+def _bits(mask: int) -> np.ndarray:
+    return np.unpackbits(np.frombuffer(mask.to_bytes(10, "little"), np.uint8), bitorder="little")[:78]
+
+
+def observe(view: View, selection: Selection | None, choosing_poignee: bool) -> np.ndarray:
+    """The vector of ``view`` (the seat's own), with the choice under way."""
+    n, seat = view.players, view.seat
+
+    def rel(s: int) -> int:  # (a seat as the observer counts it)
+        return (s - seat) % n
+
+    out = np.zeros(SIZE, np.int8)
+    played = [0] * SEATS
+    for trick in view.tricks:
+        for s, card in trick.plays:
+            played[rel(s)] |= 1 << int(card)
+    leader = view.trick_leader
+    if leader is not None:
+        for i, card in enumerate(view.trick):
+            played[rel((leader + i) % n)] |= 1 << int(card)
+    shown = 0
+    for cards in view.poignees.values():
+        shown |= cards.mask
+    planes = [view.hand.mask, *played, mask_of(view.trick), view.chien.mask if view.chien is not None else 0,
+              view.ecart.mask if view.ecart is not None else 0, view.ecart_trumps.mask, shown,
+              1 << int(view.called) if view.called is not None else 0,
+              selection.chosen if selection is not None else 0]
+    for k, plane in enumerate(planes):
+        if plane:
+            out[78 * k:78 * (k + 1)] = _bits(plane)
+    at = 78 * CARD_PLANES
+    for s, contract in view.bids:  # (in order: the last one stays)
+        block = at + 6 * rel(s)
+        out[block:block + 6] = 0
+        out[block + 1 + (0 if contract is None else int(contract))] = 1
+    at += SEATS * 6
+    out[at + (0 if view.contract is None else int(view.contract))] = 1
+    at += 5
+    for who in (view.taker, view.partner, leader):
+        out[at + (0 if who is None else 1 + rel(who))] = 1
+        at += 6
+    out[at + rel(view.dealer)] = 1
+    at += 5
+    for s in view.poignees:
+        out[at + rel(s)] = 1
+    at += 5
+    phase = view.phase
+    if selection is not None:
+        phase = "poignee_cards" if selection.kind == "poignee" else "ecart"
+    elif choosing_poignee:
+        phase = "poignee"
+    out[at + PHASES.index(phase if phase in PHASES else "done")] = 1
+    at += 8
+    out[at + n - 3] = 1
+    at += 3
+    out[at] = view.chelem_announced
+    at += 1
+    for s, size in enumerate(view.hand_sizes):
+        out[at + rel(s)] = size
+    return out

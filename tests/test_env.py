@@ -1,0 +1,137 @@
+"""The research environment (issue 36, ``tarot.env.tarot_v0``): PettingZoo's own API and seed
+tests at 3, 4 and 5 players; random episodes whose records replay clean with the engine and whose
+rewards are the deals' scores; an observation never holds a card its seat may not see."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import numpy as np
+from pettingzoo.test import api_test, seed_test
+
+from tarot.engine import Deal, Phase, Play
+from tarot.engine.cards import SUIT_MASKS, cards_of, mask_of
+from tarot.env import tarot_v0
+from tarot.env.observe import SIZE
+from tarot.env.spaces import ACTIONS, CHELEM_YES, POIGNEE_NO, POIGNEE_SIZES
+
+# (PettingZoo's classic games too observe a dict with the action mask, which its test warns of)
+pytestmark = pytest.mark.filterwarnings("ignore:Observation space for each agent:UserWarning",
+                                        "ignore:Observation is not a NumPy array:UserWarning")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_pettingzoo_api(players: int) -> None:
+    api_test(tarot_v0.env(players=players), num_cycles=400)
+
+
+def test_pettingzoo_seeds() -> None:
+    seed_test(lambda: tarot_v0.env(players=4), num_cycles=400)
+
+
+def play_episode(env: Any, rng: random.Random) -> tuple[dict[str, int], list[int]]:
+    """One episode of random legal actions: each agent's total reward, and the actions taken."""
+    totals = dict.fromkeys(env.possible_agents, 0)
+    taken = []
+    for agent in env.agent_iter():
+        obs, reward, termination, truncation, _ = env.last()
+        totals[agent] += reward
+        if termination or truncation:
+            env.step(None)
+            continue
+        assert obs["observation"].shape == (SIZE,) and obs["action_mask"].shape == (ACTIONS,)
+        action = rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        taken.append(action)
+        env.step(action)
+    return totals, taken
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_random_episodes_replay_clean_and_reward_the_scores(players: int) -> None:
+    seen: set[int] = set()
+    rng = random.Random(players)
+    for deals, episodes in ((1, 334), (3, 10)):  # (1,002 one-deal episodes over the three counts)
+        env = tarot_v0.raw_env(players=players, deals=deals)
+        env.reset(seed=players)
+        for _ in range(episodes):
+            env.reset()
+            totals, taken = play_episode(env, rng)
+            seen.update(taken)
+            check_episode(env, totals, deals)
+    # every kind of decision was met: bids, the chelem, a poignée shown and declined, the cards
+    assert {78, 79, 80, 81, 82, POIGNEE_NO, CHELEM_YES} <= seen and seen & set(POIGNEE_SIZES)
+
+
+def check_episode(env: Any, totals: dict[str, int], deals: int) -> None:
+    """Every deal's record replays clean with the engine, as many counted deals as asked, and
+    each agent's rewards add up to its deals' scores (zero-sum)."""
+    players = env.players
+    records = env.game.records
+    assert sum(1 for r in records if r.replay().result().annulled is None) == deals
+    scores = [r.replay().result().scores for r in records]  # every record replays clean
+    assert [totals[a] for a in env.possible_agents] == [sum(s[i] for s in scores) for i in range(players)]
+    assert sum(totals.values()) == 0
+
+
+def test_an_observation_holds_only_what_its_seat_sees() -> None:
+    """Two deals the seat to act cannot tell apart (two cards of one suit, unplayed and never
+    shown, exchanged between two other hands) give it the same observation, at every step."""
+    env = tarot_v0.raw_env(players=4)
+    rng = random.Random(1)
+    checked = 0
+    for seed in range(40):
+        env.reset(seed=seed)
+        for agent in env.agent_iter():
+            obs, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            deal = env.game.deal
+            if deal.phase is Phase.PLAY and len(deal.tricks) in (2, 9):
+                twin = _unseen_swap(deal, deal.turn)
+                if twin is not None:
+                    env.game.deal, env._deal = twin, twin
+                    again = env.observe(agent)
+                    env.game.deal, env._deal = deal, deal
+                    assert (again["observation"] == obs["observation"]).all()
+                    assert (again["action_mask"] == obs["action_mask"]).all()
+                    assert twin.hands != deal.hands
+                    checked += 1
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert checked >= 20
+
+
+def _unseen_swap(deal: Deal, seat: int) -> Deal | None:
+    seen = deal.chien | sum(deal.poignees.values()) | deal.ecart | (deal.hands[seat])
+    if deal.partner is not None and deal.partner_known_to(seat) is not None and deal.called is not None:
+        seen |= 1 << int(deal.called)
+    others = [s for s in range(deal.players) if s != seat]
+    for a in others:
+        for b in others:
+            for suit in SUIT_MASKS:
+                if a < b and (x := deal.hands[a] & suit & ~seen) and (y := deal.hands[b] & suit & ~seen):
+                    hands = list(deal.dealt)
+                    cx, cy = cards_of(x)[0], cards_of(y)[0]
+                    hands[a] ^= (1 << cx) | (1 << cy)
+                    hands[b] ^= (1 << cx) | (1 << cy)
+                    twin = Deal(deal.players, deal.dealer, hands, deal.chien)
+                    for action in deal.actions:
+                        twin.apply(action)
+                    return twin
+    return None
+
+
+def test_rendering_says_the_seats_view() -> None:
+    env = tarot_v0.env(players=3, render_mode="ansi")
+    env.reset(seed=3)
+    text = env.render()
+    assert text is not None and text.startswith(env.agent_selection)
+    hand = text.splitlines()[1].split(": ")[1].split()
+    view = env.unwrapped.game.deal.view(env.unwrapped.possible_agents.index(env.agent_selection))
+    assert mask_of(hand) == view.hand.mask
+    assert all(not isinstance(a, Play) for a in view.legal)
