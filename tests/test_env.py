@@ -17,7 +17,7 @@ from pettingzoo.test import api_test, seed_test
 from tarot.engine import Deal, Phase, Play
 from tarot.engine.cards import SUIT_MASKS, cards_of, mask_of
 from tarot.env import tarot_v0
-from tarot.env.observe import SIZE
+from tarot.env.observe import SIZE, played_by_seat
 from tarot.env.spaces import ACTIONS, CHELEM_YES, POIGNEE_NO, POIGNEE_SIZES
 
 # (PettingZoo's classic games too observe a dict with the action mask, which its test warns of)
@@ -92,6 +92,8 @@ def test_an_observation_holds_only_what_its_seat_sees() -> None:
                 env.step(None)
                 continue
             deal = env.game.deal
+            # the cards played that the environment keeps up to date are the view's tricks'
+            assert env._played == played_by_seat(deal.view(deal.turn))
             if deal.phase is Phase.PLAY and len(deal.tricks) in (2, 9):
                 twin = _unseen_swap(deal, deal.turn)
                 if twin is not None:

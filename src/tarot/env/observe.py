@@ -43,22 +43,33 @@ def _bits(mask: int) -> np.ndarray:
     return np.unpackbits(np.frombuffer(mask.to_bytes(10, "little"), np.uint8), bitorder="little")[:78]
 
 
-def observe(view: View, selection: Selection | None, choosing_poignee: bool) -> np.ndarray:
-    """The vector of ``view`` (the seat's own), with the choice under way."""
+def played_by_seat(view: View) -> list[int]:
+    """The cards each seat has played (masks by seat), from the tricks the view shows."""
+    played = [0] * view.players
+    for trick in view.tricks:
+        for s, card in trick.plays:
+            played[s] |= 1 << int(card)
+    if view.trick_leader is not None:
+        for i, card in enumerate(view.trick):
+            played[(view.trick_leader + i) % view.players] |= 1 << int(card)
+    return played
+
+
+def observe(view: View, selection: Selection | None, choosing_poignee: bool,
+            played_by: list[int] | None = None) -> np.ndarray:
+    """The vector of ``view`` (the seat's own), with the choice under way; ``played_by``: the cards
+    each seat has played as ``played_by_seat(view)`` says, when the caller keeps them up to date."""
     n, seat = view.players, view.seat
 
     def rel(s: int) -> int:  # (a seat as the observer counts it)
         return (s - seat) % n
 
     out = np.zeros(SIZE, np.int8)
+    by_seat = played_by if played_by is not None else played_by_seat(view)
     played = [0] * SEATS
-    for trick in view.tricks:
-        for s, card in trick.plays:
-            played[rel(s)] |= 1 << int(card)
+    for s, mask in enumerate(by_seat):
+        played[rel(s)] = mask
     leader = view.trick_leader
-    if leader is not None:
-        for i, card in enumerate(view.trick):
-            played[rel((leader + i) % n)] |= 1 << int(card)
     shown = 0
     for cards in view.poignees.values():
         shown |= cards.mask

@@ -26,7 +26,7 @@ from gymnasium import spaces as gym_spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tarot.engine import Deal, Game, View
+from tarot.engine import Deal, Game, Play, View
 
 from .observe import SIZE, observe
 from .spaces import ACTIONS, POIGNEE_NO, Selection, legal_ids, to_action
@@ -91,6 +91,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         self._selection: Selection | None = None
         self._declined: set[int] = set()  # seats that chose to show no poignée this deal
         self._deal: Deal | None = None
+        self._played: list[int] = []  # the cards each seat has played this deal (public: the tricks)
+        self._seen: tuple[Any, ...] | None = None  # the last view and legal ids worked out, and for what
         self._moved()
 
     def _moved(self) -> None:
@@ -100,6 +102,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         if game.deal is not self._deal:
             self._deal = game.deal
             self._declined.clear()
+            self._played = [0] * self.players
         if game.is_over:
             for a in self.agents:
                 self.terminations[a] = True
@@ -111,6 +114,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         assert self.game is not None and self.game.deal is not None
         return self.game.deal.view(seat)
 
+    def _turn(self, seat: int) -> tuple[View, list[int]]:
+        """The acting seat's view and legal ids, worked out once for ``last()`` and ``step()``."""
+        deal = self.game.deal if self.game is not None else None
+        assert deal is not None
+        sel = self._selection
+        key = (deal, len(deal.actions), seat, None if sel is None else sel.chosen, seat in self._declined)
+        if self._seen is None or self._seen[0] != key:
+            view = deal.view(seat)
+            self._seen = (key, view, legal_ids(view, sel, seat in self._declined))
+        return self._seen[1], self._seen[2]
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         game = self.game
@@ -120,14 +134,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
             view = last.view(seat) if last is not None else None
             observation = observe(view, None, False) if view is not None else np.zeros(SIZE, np.int8)
             return {"observation": observation, "action_mask": mask}
-        view = self._view(seat)
         mine = agent == self.agent_selection
+        if mine:
+            view, ids = self._turn(seat)
+            mask[ids] = 1
+        else:
+            view = self._view(seat)
         selection = self._selection if mine else None
         declined = seat in self._declined
         choosing = mine and selection is None and view.poignee_options is not None and not declined
-        if mine:
-            mask[legal_ids(view, selection, seat in self._declined)] = 1
-        return {"observation": observe(view, selection, choosing), "action_mask": mask}
+        return {"observation": observe(view, selection, choosing, self._played), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -137,8 +153,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         game = self.game
         assert game is not None and game.deal is not None and action is not None
         seat = self.possible_agents.index(agent)
-        view = self._view(seat)
-        if int(action) not in legal_ids(view, self._selection, seat in self._declined):
+        view, ids = self._turn(seat)
+        if int(action) not in ids:
             raise ValueError(f"action {action} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0
         self.rewards = dict.fromkeys(self.agents, 0)
@@ -150,6 +166,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         if engine_action is not None:
             deal = game.deal
             game.apply(engine_action)
+            if isinstance(engine_action, Play):
+                self._played[seat] |= 1 << int(engine_action.card)
             if deal.is_over:  # its scores are the rewards (a deal annulled scores 0 each)
                 for i, a in enumerate(self.possible_agents):
                     self.rewards[a] = deal.result().scores[i]
