@@ -26,10 +26,10 @@ def steps_per_second(env: Any, seconds: float, seed: int = 1) -> float:
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         env.reset()
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, termination, truncation, _ = env.last()
-            action = None if termination or truncation else rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
-            env.step(action)
+            over = termination or truncation
+            env.step(None if over else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
             steps += 1
     return steps / (time.perf_counter() - start)
 
