@@ -137,3 +137,25 @@ def test_rendering_says_the_seats_view() -> None:
     view = env.unwrapped.game.deal.view(env.unwrapped.possible_agents.index(env.agent_selection))
     assert mask_of(hand) == view.hand.mask
     assert all(not isinstance(a, Play) for a in view.legal)
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_our_bots_inside_the_environment_play_as_in_the_arena(players: int) -> None:
+    """``BotAgent``s in every seat play each deal exactly as ``runner.play_deal`` has the same bots
+    play it (the écart card by card, the poignée size then trumps, its refusal: same moves)."""
+    from tarot.bots import build_bot
+    from tarot.bots.runner import play_deal
+    from tarot.engine import DealRecord
+    from tarot.env.agents import BotAgent
+
+    env = tarot_v0.env(players=players, deals=3)
+    env.reset(seed=players * 11)
+    agents = {a: BotAgent(build_bot("heuristic", i, None)) for i, a in enumerate(env.possible_agents)}
+    for agent in env.agent_iter():
+        _, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else agents[agent].act(env))
+    records = env.unwrapped.game.records
+    assert len(records) >= 3
+    for record in records:
+        again = play_deal(record.start(), [build_bot("heuristic", i, None) for i in range(players)])
+        assert DealRecord.from_deal(again).actions == record.actions
