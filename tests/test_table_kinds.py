@@ -16,10 +16,12 @@ from tarot.server.table.kinds import Kind, kind_of, refusal
 DOCS = Path(__file__).parent.parent / "docs" / "protocol.md"
 
 
-def table(competitive: bool = False, challenge: bool = False, event: bool = False) -> Any:
+def table(competitive: bool = False, challenge: bool = False, event: bool = False,
+          rehearsal: bool = False) -> Any:
     return SimpleNamespace(options=SimpleNamespace(competitive=competitive),
-                           imposed=[] if challenge or event else None,
-                           challenge=p.ChallengeDeal(day="2026-11-01", deal=1) if challenge else None)
+                           imposed=[] if challenge or event or rehearsal else None,
+                           challenge=p.ChallengeDeal(day="2026-11-01", deal=1) if challenge else None,
+                           rehearsal=p.Rehearsal(game=1, deal=1, step=0, moves=[]) if rehearsal else None)
 
 
 def name(message: Any) -> str:
@@ -28,7 +30,8 @@ def name(message: Any) -> str:
 
 @pytest.mark.parametrize(("t", "expected"), [(table(), Kind.PRACTICE), (table(True), Kind.COMPETITIVE),
                                              (table(challenge=True), Kind.CHALLENGE),
-                                             (table(event=True), Kind.EVENT)])
+                                             (table(event=True), Kind.EVENT),
+                                             (table(rehearsal=True), Kind.REHEARSAL)])
 def test_each_kind_refuses_what_the_protocol_says(t: Any, expected: Kind) -> None:
     assert kind_of(t).kind == expected
     fixed = re.search(r"such a table refuses (.*?) with `challenge_table`", DOCS.read_text())
@@ -37,9 +40,10 @@ def test_each_kind_refuses_what_the_protocol_says(t: Any, expected: Kind) -> Non
     messages = [p.Join, p.Sit, p.Leave, p.AddBot, p.RemoveBot, p.SetOptions, p.NewGame, p.NextDeal, p.Act,
                 p.CancelGame, p.CancelVote, p.Chat, p.Hint, p.InviteFriend, p.RemoveSpectator, p.Ping]
     codes = {name(m): (refusal(t, m) or {}).get("code") for m in messages}
-    duplicate = expected in (Kind.CHALLENGE, Kind.EVENT)
-    assert {m for m, c in codes.items() if c == "challenge_table"} == (documented if duplicate else set())
-    assert codes["hint"] == (None if expected is Kind.PRACTICE else "no_hints")
+    fixed_seats = expected in (Kind.CHALLENGE, Kind.EVENT, Kind.REHEARSAL)
+    assert {m for m, c in codes.items() if c == "challenge_table"} == (documented if fixed_seats else set())
+    # hints at practice tables, a deal played again among them (issue 35)
+    assert codes["hint"] == (None if expected in (Kind.PRACTICE, Kind.REHEARSAL) else "no_hints")
     assert {m for m, c in codes.items() if c is not None} <= documented | {"hint"}
 
 
@@ -75,6 +79,8 @@ def test_each_kind_adds_its_own_writes_to_a_game_end() -> None:
     state = SimpleNamespace(id="t", seats=[Seat()] * 4, at_event=SimpleNamespace(id=7))
     jobs = {kind: [f for f, _ in kind_of(t).game_end_jobs(services, state, game, [0] * 4, {})]  # type: ignore[arg-type]
             for t, kind in ((table(), Kind.PRACTICE), (table(True), Kind.COMPETITIVE),
-                            (table(challenge=True), Kind.CHALLENGE), (table(event=True), Kind.EVENT))}
+                            (table(challenge=True), Kind.CHALLENGE), (table(event=True), Kind.EVENT),
+                            (table(rehearsal=True), Kind.REHEARSAL))}
     assert jobs == {Kind.PRACTICE: [], Kind.COMPETITIVE: [competition.finish],
-                    Kind.CHALLENGE: [challenge.finish], Kind.EVENT: [event_results.table_done]}
+                    Kind.CHALLENGE: [challenge.finish], Kind.EVENT: [event_results.table_done],
+                    Kind.REHEARSAL: []}
