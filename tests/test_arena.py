@@ -190,3 +190,37 @@ def test_bad_options_are_one_line_and_status_1(args: list[str], reason: str) -> 
     assert result.stdout == ""
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("error: ")
     assert reason in result.stderr
+
+
+def test_shards_merged_are_the_match_in_one_run(tmp_path: Path) -> None:
+    """Issue 36: --shard I/N plays every N-th deal; merging the shards' --out-results gives the
+    same figures and confidence interval as the match in one run; bad merges say why in a line."""
+    match = ["--players", "4", "--deals", "7", "--candidate", "random", "--baseline", "heuristic",
+             "--seed", "5"]
+    whole = arena_json(*match)
+    parts = []
+    for i in (1, 2, 3):
+        path = tmp_path / f"shard-{i}.json"
+        result = invoke(*match, "--shard", f"{i}/3", "--out-results", path, "--json")
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["deals"] == len(range(i - 1, 7, 3))
+        parts.append(path)
+    merged = invoke("merge", "--json", *parts)
+    assert merged.exit_code == 0, merged.output
+    together = json.loads(merged.stdout)
+    assert {k: together[k] for k in STABLE} == {k: whole[k] for k in STABLE}
+    assert together["deals"] == 7
+    table = invoke("merge", *reversed(parts))  # (any order)
+    assert table.exit_code == 0 and "random" in table.stdout
+
+    missing = invoke("merge", parts[0], parts[2])
+    assert missing.exit_code == 1 and "deals missing from the shards: 1, 4" in missing.stderr
+    twice = invoke("merge", parts[0], parts[0], parts[1], parts[2])
+    assert twice.exit_code == 1 and "is in two shards" in twice.stderr
+    other = tmp_path / "other.json"
+    assert invoke(*match[:-1], "6", "--shard", "1/1", "--out-results", other).exit_code == 0
+    mixed = invoke("merge", parts[0], other)
+    assert mixed.exit_code == 1 and "another match" in mixed.stderr
+    for bad in ("0/3", "4/3", "x"):
+        refused = invoke(*match, "--shard", bad)
+        assert refused.exit_code == 1 and "--shard" in refused.stderr

@@ -28,6 +28,9 @@ from rich.progress import (
 from rich.table import Table
 
 from tarot.bots.arena import ArenaConfig, ArenaResult, run_arena
+from tarot.bots.arena_shards import merge, parse_shard, results_json, run_shard
+
+from .files import read_text
 
 
 def _signed(x: float) -> str:
@@ -103,7 +106,43 @@ ThinkOpt = Annotated[float | None, typer.Option(
 OutOpt = Annotated[Path | None, typer.Option(help="Save every deal played as a game record (JSON list).")]
 
 
+ShardOpt = Annotated[str | None, typer.Option(
+    help="Play only shard I/N of the match (every N-th deal from the I-th), for batch systems: "
+         "save it with --out-results, then tarot arena merge.")]
+OutResultsOpt = Annotated[Path | None, typer.Option(
+    "--out-results", help="Save each deal's outcome (for tarot arena merge).")]
+
+arena_app = typer.Typer(
+    help="Duplicate match: the candidate's mean gain per deal over the baseline, with a 95% CI. "
+         "'tarot arena merge FILES' puts shards (--shard, --out-results) together.",
+    invoke_without_command=True, no_args_is_help=False, add_completion=False)
+
+
+@arena_app.command("merge")
+def merge_command(
+    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Results files of the shards.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """The match that shards' results files make (the same figures as one run)."""
+    loaded = []
+    for name in files:
+        try:
+            loaded.append((name, json.loads(read_text(name))))
+        except (ValueError, OSError) as exc:
+            raise _fail(f"{name}: {exc}".splitlines()[0]) from None
+    try:
+        result = merge(loaded)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise _fail(str(exc) if isinstance(exc, ValueError) else f"not a results file: {exc}") from None
+    if as_json:
+        print(json.dumps(result.to_json_dict()), flush=True)
+    else:
+        Console(highlight=False).print(arena_table(result))
+
+
+@arena_app.callback()
 def arena_command(
+    ctx: typer.Context,
     players: Annotated[int, typer.Option("--players", "-p", help="3, 4 or 5.")] = 4,
     deals: Annotated[int, typer.Option("--deals", "-n", help="Number of seeded deals.")] = 100,
     candidate: CandidateOpt = "search",
@@ -113,12 +152,17 @@ def arena_command(
     think: ThinkOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     out: OutOpt = None,
+    shard: ShardOpt = None,
+    out_results: OutResultsOpt = None,
 ) -> None:
     """Duplicate match: the candidate's mean gain per deal over the baseline, with a 95% CI."""
+    if ctx.invoked_subcommand is not None:
+        return
     config = ArenaConfig(candidate=candidate, baseline=baseline, players=players, deals=deals, seed=seed,
                          jobs=jobs, think=think, keep_records=out is not None)
     try:
         config.check()
+        part = None if shard is None else parse_shard(shard)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     with ExitStack() as stack:
@@ -128,22 +172,32 @@ def arena_command(
                 out_file = stack.enter_context(out.open("w", encoding="utf-8"))
             except OSError as exc:
                 raise _fail(f"{out}: cannot write: {exc.strerror or exc}") from None
-        result = _run(config)
+        results_file: IO[str] | None = None
+        if out_results is not None:
+            try:
+                results_file = stack.enter_context(out_results.open("w", encoding="utf-8"))
+            except OSError as exc:
+                raise _fail(f"{out_results}: cannot write: {exc.strerror or exc}") from None
+        result = _run(config, part)
         if out_file is not None:
             json.dump(result.records, out_file, ensure_ascii=False)
             out_file.write("\n")
+        if results_file is not None:
+            json.dump(results_json(result, part or (1, 1)), results_file)
+            results_file.write("\n")
     if as_json:
         print(json.dumps(result.to_json_dict()), flush=True)
     else:
         Console(highlight=False).print(arena_table(result))
 
 
-def _run(config: ArenaConfig) -> ArenaResult:
-    """run_arena with a progress bar on a terminal; any failure becomes one line on stderr."""
+def _run(config: ArenaConfig, shard: tuple[int, int] | None = None) -> ArenaResult:
+    """run_arena (or a shard of it) with a progress bar on a terminal; any failure becomes one
+    line on stderr."""
     stderr = Console(stderr=True)
     bar = _ProgressBar(stderr) if stderr.is_terminal else None
     try:
-        return run_arena(config, bar)
+        return run_arena(config, bar) if shard is None else run_shard(config, shard, bar)
     except KeyboardInterrupt:
         raise _fail("interrupted", 130) from None
     except Exception as exc:

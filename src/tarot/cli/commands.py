@@ -23,7 +23,7 @@ from tarot.bots import BOT_NAMES
 from tarot.bots.review import DEFAULT_PLAYOUTS
 from tarot.engine import DealRecord, DealResult, RecordError, Score, replay_result, score_summary
 
-from .arena_report import arena_command
+from .arena_report import arena_app
 from .duplicate import duplicate_app
 from .files import read_text
 from .i18n import Lang, default_lang
@@ -271,7 +271,7 @@ def score(files: FilesArg, as_json: JsonOpt = False, lang: LangOpt = None) -> No
     _each_file(files, lang, as_json, _score_file)
 
 
-app.command(name="arena")(arena_command)
+app.add_typer(arena_app, name="arena")
 app.add_typer(duplicate_app, name="duplicate")
 
 
