@@ -224,3 +224,15 @@ def test_shards_merged_are_the_match_in_one_run(tmp_path: Path) -> None:
     for bad in ("0/3", "4/3", "x"):
         refused = invoke(*match, "--shard", bad)
         assert refused.exit_code == 1 and "--shard" in refused.stderr
+
+
+def test_the_arena_on_ray_gives_the_figures_of_jobs() -> None:
+    """Issue 36: --ray local (a local Ray cluster of --jobs CPUs) plays the deals as Ray tasks, with
+    the same figures as --jobs 2 for the same seed."""
+    pytest.importorskip("ray")
+    match = ["--players", "3", "--deals", "4", "--candidate", "random", "--baseline", "heuristic",
+             "--seed", "9", "--jobs", "2"]
+    on_ray = arena_json(*match, "--ray", "local")
+    assert {k: on_ray[k] for k in STABLE} == {k: arena_json(*match)[k] for k in STABLE}
+    refused = invoke(*match, "--ray", "local", "--shard", "1/2")
+    assert refused.exit_code == 1 and "--ray" in refused.stderr

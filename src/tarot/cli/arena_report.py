@@ -6,6 +6,7 @@ notebook or a test without any of this.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sys
@@ -28,6 +29,7 @@ from rich.progress import (
 from rich.table import Table
 
 from tarot.bots.arena import ArenaConfig, ArenaResult, run_arena
+from tarot.bots.arena_ray import run_arena_ray
 from tarot.bots.arena_shards import merge, parse_shard, results_json, run_shard
 
 from .files import read_text
@@ -112,6 +114,10 @@ ShardOpt = Annotated[str | None, typer.Option(
 OutResultsOpt = Annotated[Path | None, typer.Option(
     "--out-results", help="Save each deal's outcome (for tarot arena merge).")]
 
+RayOpt = Annotated[str | None, typer.Option(
+    "--ray", help="Play the deals as Ray tasks: 'local' (a local cluster of --jobs CPUs) or a "
+                  "cluster's address.")]
+
 arena_app = typer.Typer(
     help="Duplicate match: the candidate's mean gain per deal over the baseline, with a 95% CI. "
          "'tarot arena merge FILES' puts shards (--shard, --out-results) together.",
@@ -154,6 +160,7 @@ def arena_command(
     out: OutOpt = None,
     shard: ShardOpt = None,
     out_results: OutResultsOpt = None,
+    ray: RayOpt = None,
 ) -> None:
     """Duplicate match: the candidate's mean gain per deal over the baseline, with a 95% CI."""
     if ctx.invoked_subcommand is not None:
@@ -165,6 +172,10 @@ def arena_command(
         part = None if shard is None else parse_shard(shard)
     except ValueError as exc:
         raise _fail(str(exc)) from None
+    if ray is not None and importlib.util.find_spec("ray") is None:
+        raise _fail("--ray needs ray: pip install -e '.[research]'")
+    if ray is not None and part is not None:
+        raise _fail("--ray plays the whole match: give it --shard's deals, or merge shards instead")
     with ExitStack() as stack:
         out_file: IO[str] | None = None
         if out is not None:
@@ -178,7 +189,7 @@ def arena_command(
                 results_file = stack.enter_context(out_results.open("w", encoding="utf-8"))
             except OSError as exc:
                 raise _fail(f"{out_results}: cannot write: {exc.strerror or exc}") from None
-        result = _run(config, part)
+        result = _run(config, part, ray)
         if out_file is not None:
             json.dump(result.records, out_file, ensure_ascii=False)
             out_file.write("\n")
@@ -191,12 +202,14 @@ def arena_command(
         Console(highlight=False).print(arena_table(result))
 
 
-def _run(config: ArenaConfig, shard: tuple[int, int] | None = None) -> ArenaResult:
-    """run_arena (or a shard of it) with a progress bar on a terminal; any failure becomes one
-    line on stderr."""
+def _run(config: ArenaConfig, shard: tuple[int, int] | None = None, ray: str | None = None) -> ArenaResult:
+    """run_arena (or a shard of it, or on Ray) with a progress bar on a terminal; any failure
+    becomes one line on stderr."""
     stderr = Console(stderr=True)
     bar = _ProgressBar(stderr) if stderr.is_terminal else None
     try:
+        if ray is not None:
+            return run_arena_ray(config, ray, bar)
         return run_arena(config, bar) if shard is None else run_shard(config, shard, bar)
     except KeyboardInterrupt:
         raise _fail("interrupted", 130) from None
