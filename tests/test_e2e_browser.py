@@ -94,9 +94,19 @@ def create(page: Any, players: int, deals: int = 1, move_time: int = 0, spectato
 def sit_with_bots(page: Any, players: int) -> None:
     """The creator sits at seat 0 as host: fill the other seats with bots, wait for the hand."""
     page.wait_for_selector(".seat[data-seat='1'] button.add-bot")
-    for seat in range(1, players):
-        tap(page.locator(f".seat[data-seat='{seat}'] button.add-bot"))
+    add_bots(page, range(1, players))
     page.wait_for_selector("#hand .card")
+
+
+def add_bots(page: Any, seats: Any) -> None:
+    """The host seats a robot at each of ``seats``, tapping again while a seat still offers one
+    (a tap the redrawn table swallowed left a seat empty and the game never started: seen in CI)."""
+    for seat in seats:
+        button = page.locator(f".seat[data-seat='{seat}'] button.add-bot")
+        end = time.monotonic() + 30
+        while button.count():
+            assert time.monotonic() < end, f"seat {seat} never took its robot"
+            tap(button)
 
 
 LOOK = ("() => [document.querySelector('#last')?.textContent, document.querySelector('#center')?.textContent,"

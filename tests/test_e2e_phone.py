@@ -23,6 +23,7 @@ pytest.importorskip("fastapi")
 from test_e2e_browser import (  # noqa: E402
     CORNER,
     SHOTS,
+    add_bots,
     await_turn,
     create,
     enter,
@@ -176,8 +177,7 @@ def test_the_cancel_vote_fits_every_screen(server: str, browser: Any) -> None:
     guest.wait_for_selector(".seat[data-seat='1'] button.sit")
     guest.click(".seat[data-seat='1'] button.sit")
     host.wait_for_selector(".seat[data-seat='2'] button.add-bot")
-    for seat in (2, 3):
-        tap(host.locator(f".seat[data-seat='{seat}'] button.add-bot"))
+    add_bots(host, (2, 3))
     guest.wait_for_selector("#propose-cancel")
     guest.on("dialog", lambda dialog: dialog.accept())  # ("Propose to cancel the game?")
     guest.click("#propose-cancel")

@@ -84,6 +84,8 @@ def test_a_deal_reviewed_from_its_replay(server: str, browser: Any) -> None:
     page.click("#rp-from-here")
     page.wait_for_url(re.compile(r".*#/t/\w+"))
     page.wait_for_selector("#hand .card")
+    page.wait_for_selector(f".rehearsal-title[href='#/g/{gid}/1/{target['index']}']")
+    assert page.locator("#propose-cancel").count() == 0 and page.locator("#invite-link").count() == 0
     shot(page, "review-play-from-here.png")
 
     # the same review, kept and shared: a phone in French, without asking again

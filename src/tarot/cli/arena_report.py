@@ -29,9 +29,9 @@ from rich.progress import (
 from rich.table import Table
 
 from tarot.bots.arena import ArenaConfig, ArenaResult, run_arena
-from tarot.bots.arena_ray import run_arena_ray
 from tarot.bots.arena_shards import merge, parse_shard, results_json, run_shard
 
+from .arena_ray import run_arena_ray
 from .files import read_text
 
 

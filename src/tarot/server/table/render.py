@@ -102,6 +102,9 @@ class Renderer:
             out["challenge"] = table.challenge.model_dump()
         if table.at_event is not None:
             out["event"] = {"id": table.at_event.id, "table": table.at_event.table}
+        if table.rehearsal is not None:  # a done deal played again: where it comes from
+            r = table.rehearsal
+            out["rehearsal"] = {"game": r.game, "deal": r.deal, "step": r.step}
         return out
 
     def view_state(self, seat: int) -> dict[str, Any]:

@@ -21,6 +21,12 @@ import {sheetView} from "./sheet.js";
 const BOT_LEVELS = [["random", "add-random", "level_beginner"], ["heuristic", "add-bot", "level_club"],
   ["search", "add-search", "level_expert"]];
 
+// "Deal played again · game 12, deal 1": a link back to the replay at the step it started from.
+function rehearsalTitle(r) {
+  return h("a", {class: "rehearsal-title", href: `#/g/${r.game}/${r.deal}/${r.step}`},
+    fill("tb_rehearsal", {game: r.game, deal: r.deal}));
+}
+
 // Seconds left of ``total`` counted from the last state received (the clocks tick between states).
 export function secondsLeft(total) {
   return Math.max(0, Math.round(total - (performance.now() - S.timerAt) / 1000));
@@ -55,6 +61,7 @@ const amHost = () => !!S.me && S.state.table.host === S.me.id;
 // results count); going back never leaves (the seat stays the player's). A challenge's table has
 // nobody else, so no chat; an event's has its players.
 const fixed = () => !!(S.state.table.challenge || S.state.table.event);
+const replayed = () => !!S.state.table.rehearsal;  // a done deal played again (issue 35): nothing to cancel, nobody to invite
 const atEvent = () => S.state.table.event || null;
 
 export function tableRegions() {
@@ -115,6 +122,7 @@ function infoView() {
   const info = h("div", {id: "info", class: "panel"});
   if (tb.challenge) info.append(challengeTitle(tb.challenge));  // "Daily challenge — deal k of n", in place of "Deal 1/1"
   else if (tb.event) info.append(eventTitle(tb.event));  // "Event — table N", and the way to its page
+  else if (tb.rehearsal) info.append(rehearsalTitle(tb.rehearsal));  // "Deal played again", the way back
   if (st.game && !tb.challenge) {
     // the deal under way (during the pause after a deal, the one just played); a game cancelled
     // says so (not "Deal 0/2")
@@ -163,7 +171,7 @@ function cancelVoteView() {
 // A private table's invitation link, with its copy button (under the felt).
 function inviteView() {
   const tb = S.state.table;
-  if (!tb.options.private || !S.invite || fixed()) return null;
+  if (!tb.options.private || !S.invite || fixed() || replayed()) return null;
   const link = `${location.origin}/#/t/${tb.id}/${S.invite}`;
   return h("div", {id: "invite"}, h("label", {for: "invite-link"}, `${t("invite")}${colon()}`),
     h("input", {readonly: true, value: link, size: 24, id: "invite-link"}),
@@ -345,7 +353,7 @@ function toolsView() {
   if (atEvent()) tools.append(h("button", {id: "event-back", "data-action": "event-back"}, t("ev_back")));
   else if (fixed() && st.table.status !== "finished") tools.append(h("button", {id: "challenge-back", "data-action": "challenge-back"}, t("ch_back")));
   else if (!fixed()) tools.append(h("button", {id: "leave", "data-action": "leave"}, t("leave")));
-  if (st.table.status === "playing" && st.you >= 0 && !st.cancel && !fixed())
+  if (st.table.status === "playing" && st.you >= 0 && !st.cancel && !fixed() && !replayed())
     tools.append(h("button", {id: "propose-cancel", "data-action": "propose-cancel"}, t("cancelgame")));
   const wrap = h("div", {}, tools, inviteView());
   if (st.last_result && S.resultShown && !st.next_deal) wrap.append(resultView(st.last_result));

@@ -11,7 +11,7 @@ import logging
 import time
 from typing import Any
 
-from .arena import ArenaConfig, ArenaResult, DealOutcome, ProgressCallback, play_duplicate_deal
+from tarot.bots.arena import ArenaConfig, ArenaResult, DealOutcome, ProgressCallback, play_duplicate_deal
 
 
 def run_arena_ray(config: ArenaConfig, address: str, progress: ProgressCallback | None = None) -> ArenaResult:
