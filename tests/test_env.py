@@ -159,3 +159,40 @@ def test_our_bots_inside_the_environment_play_as_in_the_arena(players: int) -> N
     for record in records:
         again = play_deal(record.start(), [build_bot("heuristic", i, None) for i in range(players)])
         assert DealRecord.from_deal(again).actions == record.actions
+
+
+def test_the_card_planes_say_the_hand_and_the_cards_played() -> None:
+    """The observation's first planes: the seat's hand, then the cards each seat (counted from
+    the observer) has played, as the view's tricks say."""
+    env = tarot_v0.raw_env(players=4)
+    env.reset(seed=8)
+    rng = random.Random(8)
+    checked = 0
+    for agent in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        deal = env.game.deal
+        seat = env.possible_agents.index(agent)
+        view = deal.view(seat)
+        vector = obs["observation"]
+        assert sum(1 << c for c in range(78) if vector[c]) == view.hand.mask
+        played = played_by_seat(view)
+        for r in range(4):
+            plane = vector[78 * (1 + r):78 * (2 + r)]
+            assert sum(1 << c for c in range(78) if plane[c]) == played[(seat + r) % 4]
+        # then the bids (one mark a seat that has bid, at its last bid), the contract, the dealer
+        at = 78 * 13
+        bids = vector[at:at + 30].reshape(5, 6)
+        last = {(s - seat) % 4: 1 + (0 if c is None else int(c)) for s, c in view.bids}
+        assert [list(np.flatnonzero(bids[r])) for r in range(5)] == [[last[r]] if r in last else []
+                                                                      for r in range(5)]
+        contract = vector[at + 30:at + 35]
+        assert list(np.flatnonzero(contract)) == [0 if view.contract is None else int(view.contract)]
+        dealer = vector[at + 35 + 18:at + 35 + 18 + 5]
+        assert list(np.flatnonzero(dealer)) == [(view.dealer - seat) % 4]
+        assert list(vector[-5:][:4]) == [view.hand_sizes[(seat + r) % 4] for r in range(4)]
+        checked += 1
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert checked > 70

@@ -36,11 +36,8 @@ from .spaces import Selection
 SEATS = 5
 CARD_PLANES = 13
 SIZE = 78 * CARD_PLANES + SEATS * 6 + 5 + 3 * 6 + 5 + 5 + 8 + 3 + 1 + 5
+BINARY_BYTES = (SIZE - SEATS + 7) // 8  # every part but the hands' sizes is 0 or 1
 PHASES = ("bidding", "call", "ecart", "announce", "poignee", "poignee_cards", "play", "done")
-
-
-def _bits(mask: int) -> np.ndarray:
-    return np.unpackbits(np.frombuffer(mask.to_bytes(10, "little"), np.uint8), bitorder="little")[:78]
 
 
 def played_by_seat(view: View) -> list[int]:
@@ -77,36 +74,40 @@ def observe(view: View, selection: Selection | None, choosing_poignee: bool,
               view.ecart.mask if view.ecart is not None else 0, view.ecart_trumps.mask, shown,
               1 << int(view.called) if view.called is not None else 0,
               selection.chosen if selection is not None else 0]
+    # every 0/1 part in one int, each at its place: one conversion to bits, not one write a part
+    whole = 0
     for k, plane in enumerate(planes):
-        if plane:
-            out[78 * k:78 * (k + 1)] = _bits(plane)
+        whole |= plane << (78 * k)
     at = 78 * CARD_PLANES
+    last_bid: dict[int, int] = {}
     for s, contract in view.bids:  # (in order: the last one stays)
-        block = at + 6 * rel(s)
-        out[block:block + 6] = 0
-        out[block + 1 + (0 if contract is None else int(contract))] = 1
+        last_bid[rel(s)] = 1 + (0 if contract is None else int(contract))
+    for r, bid in last_bid.items():
+        whole |= 1 << (at + 6 * r + bid)
     at += SEATS * 6
-    out[at + (0 if view.contract is None else int(view.contract))] = 1
+    whole |= 1 << (at + (0 if view.contract is None else int(view.contract)))
     at += 5
     for who in (view.taker, view.partner, leader):
-        out[at + (0 if who is None else 1 + rel(who))] = 1
+        whole |= 1 << (at + (0 if who is None else 1 + rel(who)))
         at += 6
-    out[at + rel(view.dealer)] = 1
+    whole |= 1 << (at + rel(view.dealer))
     at += 5
     for s in view.poignees:
-        out[at + rel(s)] = 1
+        whole |= 1 << (at + rel(s))
     at += 5
     phase = view.phase
     if selection is not None:
         phase = "poignee_cards" if selection.kind == "poignee" else "ecart"
     elif choosing_poignee:
         phase = "poignee"
-    out[at + PHASES.index(phase if phase in PHASES else "done")] = 1
+    whole |= 1 << (at + PHASES.index(phase if phase in PHASES else "done"))
     at += 8
-    out[at + n - 3] = 1
+    whole |= 1 << (at + n - 3)
     at += 3
-    out[at] = view.chelem_announced
+    whole |= int(view.chelem_announced) << at
     at += 1
+    out[:at] = np.unpackbits(np.frombuffer(whole.to_bytes(BINARY_BYTES, "little"), np.uint8),
+                             bitorder="little")[:at]
     for s, size in enumerate(view.hand_sizes):
         out[at + rel(s)] = size
     return out
