@@ -57,6 +57,7 @@ class Hub:
         # over every node
         self.shared_quota = None if cluster is None else SharedQuota(cluster, clock=store.clock)
         self._scanner: asyncio.Task[None] | None = None
+        self._unresumed: set[str] = set()  # tables claimed here whose resumption failed
         self._background: set[asyncio.Task[Any]] = set()  # (a task nobody holds may be collected)
         shared_logins = None if cluster is None else SharedLoginLimits(cluster, clock=store.clock)
         self.accounts = Accounts(store, shared=shared_logins)
@@ -126,21 +127,28 @@ class Hub:
 
     async def _claim_orphans_forever(self, cluster: Cluster) -> None:
         """Every third of a lease: claim the tables of the nodes whose lease is gone."""
-        assert self.relay is not None
         while True:
             await self.clock.sleep(cluster.lease / 3)
             try:
-                orphans = await cluster.orphans()
-                alive = set(await cluster.live_nodes())
-                for node in {n for n, _, _ in self.relay.remote} - alive:
-                    self.relay.forget_node(node)
-                for node in {n for there in self.presence.elsewhere.values() for n in there} - alive:
-                    self.presence.forget_node(node)
-                random.shuffle(orphans)  # the survivors share them out
-                await self._adopt_all([tid for tid in orphans
-                                       if tid not in self.tables and await cluster.own(tid)])
+                await self.claim_orphans(cluster)
             except Exception:  # Redis or the database away: try again at the next round
                 log.exception("cluster: claiming orphaned tables failed")
+
+    async def claim_orphans(self, cluster: Cluster) -> None:
+        """One round: claim and resume the tables of the nodes whose lease is gone, and again
+        those claimed here whose resumption failed (claimed, they are in no dead node's tables
+        any more: without this they would stay claimed and stopped)."""
+        assert self.relay is not None
+        orphans = await cluster.orphans()
+        alive = set(await cluster.live_nodes())
+        for node in {n for n, _, _ in self.relay.remote} - alive:
+            self.relay.forget_node(node)
+        for node in {n for there in self.presence.elsewhere.values() for n in there} - alive:
+            self.presence.forget_node(node)
+        random.shuffle(orphans)  # the survivors share them out
+        again, self._unresumed = sorted(self._unresumed), set()
+        await self._adopt_all([tid for tid in [*orphans, *again]
+                               if tid not in self.tables and await cluster.own(tid)])
 
     async def _adopt_all(self, tids: list[str]) -> None:
         """Resume the tables just claimed, ``ADOPTING`` at a time: one after another, a dead
@@ -153,7 +161,8 @@ class Hub:
                 try:
                     await self.adopt(tid)
                 except Exception:  # one table that cannot be loaded must not stop the others
-                    log.exception("cluster: cannot resume table %s", tid)
+                    log.exception("cluster: cannot resume table %s (tried again next round)", tid)
+                    self._unresumed.add(tid)
 
         await asyncio.gather(*(one(tid) for tid in tids))
 
