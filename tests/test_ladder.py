@@ -123,6 +123,16 @@ def test_the_same_seed_gives_the_same_ratings_whatever_the_jobs(tmp_path: Path) 
     assert one["random"] != new_rating()
 
 
+def test_the_ladder_on_ray_rates_as_its_processes_do(tmp_path: Path) -> None:
+    """Issue 36: ``--ray local`` plays the games as Ray tasks and rates them in their order: the
+    same ratings as ``--jobs 2`` for the same seed."""
+    pytest.importorskip("ray")
+    urls = [f"sqlite:///{tmp_path / f'{how}.sqlite3'}" for how in ("jobs", "ray")]
+    for extra, url in zip(([], ["--ray", "local"]), urls, strict=True):
+        ladder_json(*SMALL, "--games", "4", "--seed", "13", "--jobs", "2", "--db", url, *extra)
+    assert stored(urls[0], ["random", "heuristic"]) == stored(urls[1], ["random", "heuristic"])
+
+
 def test_the_default_database_is_the_sites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     obj = ladder_json(*SMALL, "--games", "1", "--seed", "1")

@@ -23,7 +23,7 @@ from tarot.bots import BOT_NAMES
 from tarot.bots.review import DEFAULT_PLAYOUTS
 from tarot.engine import DealRecord, DealResult, RecordError, Score, replay_result, score_summary
 
-from .arena_report import arena_app
+from .arena_report import RayOpt, arena_app
 from .duplicate import duplicate_app
 from .files import read_text
 from .i18n import Lang, default_lang
@@ -403,6 +403,7 @@ def ladder(
         help="Database URL (sqlite:///file or postgresql://user@host/db); default: ./tarot.sqlite3")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     lang: LangOpt = None,
+    ray: RayOpt = None,
 ) -> None:
     """``tarot ladder`` (its help is above); the work is in ``ladder.py``, which needs the server extra."""
     try:  # the ratings and the database are the server's: loaded only for this command
@@ -412,7 +413,7 @@ def ladder(
                    err=True)
         raise typer.Exit(1) from None
     ladder_command(players=players, games=games, deals=deals, bots=bots, seed=seed, jobs=jobs, think=think,
-                   db=db, as_json=as_json, lang=lang)
+                   db=db, as_json=as_json, lang=lang, ray=ray)
 
 
 @app.callback()

@@ -15,6 +15,7 @@ the command only, so that the other commands never load the server.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import os
@@ -41,6 +42,7 @@ from tarot.server.players.ratings import Rating, ranks, rate_seats
 from tarot.server.store.schema import PlayerRow
 from tarot.server.store.store import default_url, migrate, normalize_url
 
+from .arena_ray import ray_in_order
 from .arena_report import _fail, _ProgressBar
 from .i18n import Lang, default_lang, text
 
@@ -225,13 +227,17 @@ def _open(url: str, config: LadderConfig) -> tuple[Engine, dict[str, str]]:
     return engine, pids
 
 
-def _play_and_rate(engine: Engine, pids: Mapping[str, str], config: LadderConfig) -> None:
-    """Play the games over the workers and rate each as soon as it and those before it are done."""
+def _play_and_rate(engine: Engine, pids: Mapping[str, str], config: LadderConfig, ray: str | None) -> None:
+    """Play the games over the workers (or on Ray, ``ray``: "local" or a cluster's address) and
+    rate each as soon as it and those before it are done."""
     stderr = Console(stderr=True)
     bar = _ProgressBar(stderr, "games") if stderr.is_terminal else None
     rated = 0
     try:
-        with closing(run_in_order(partial(play_game, config), config.games, config.jobs, bar)) as outcomes:
+        task = partial(play_game, config)
+        games = (run_in_order(task, config.games, config.jobs, bar) if ray is None
+                 else ray_in_order(task, config.games, ray, config.jobs, bar))
+        with closing(games) as outcomes:
             for outcome in outcomes:
                 record_game(engine, pids, config.players, outcome)
                 rated += 1
@@ -247,7 +253,8 @@ def _play_and_rate(engine: Engine, pids: Mapping[str, str], config: LadderConfig
 
 
 def ladder_command(*, players: int, games: int, deals: int, bots: str, seed: int | None, jobs: int,
-                   think: float | None, db: str | None, as_json: bool, lang: Lang | None) -> None:
+                   think: float | None, db: str | None, as_json: bool, lang: Lang | None,
+                   ray: str | None = None) -> None:
     """``tarot ladder``: check, open the database, play and rate, print the ladder."""
     config = LadderConfig(players=players, games=games, deals=deals, kinds=parse_kinds(bots),
                           seed=secrets.randbits(32) if seed is None else seed, jobs=jobs, think=think)
@@ -255,11 +262,13 @@ def ladder_command(*, players: int, games: int, deals: int, bots: str, seed: int
         config.check()
     except ValueError as exc:
         raise _fail(str(exc)) from None
+    if ray is not None and importlib.util.find_spec("ray") is None:
+        raise _fail("--ray needs ray: pip install -e '.[research]'")
     url = db or default_url()
     start = time.perf_counter()
     engine, pids = _open(url, config)
     try:
-        _play_and_rate(engine, pids, config)
+        _play_and_rate(engine, pids, config, ray)
         with engine.connect() as conn:
             ladder = standings(conn, config.players)
     finally:
