@@ -5,6 +5,7 @@ rewards are the deals' scores; an observation never holds a card its seat may no
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -78,6 +79,18 @@ def check_episode(env: Any, totals: dict[str, int], deals: int) -> None:
     assert sum(totals.values()) == 0
 
 
+def random_turns(env: Any, rng: random.Random) -> Iterator[tuple[str, Any]]:
+    """Each turn of the episode under way (the agent and its observation); once the caller has
+    looked, a random legal action is taken for it."""
+    for agent in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        yield agent, obs
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+
+
 def test_an_observation_holds_only_what_its_seat_sees() -> None:
     """Two deals the seat to act cannot tell apart (two cards of one suit, unplayed and never
     shown, exchanged between two other hands) give it the same observation, at every step."""
@@ -86,11 +99,7 @@ def test_an_observation_holds_only_what_its_seat_sees() -> None:
     checked = 0
     for seed in range(40):
         env.reset(seed=seed)
-        for agent in env.agent_iter():
-            obs, _, termination, truncation, _ = env.last()
-            if termination or truncation:
-                env.step(None)
-                continue
+        for agent, obs in random_turns(env, rng):
             deal = env.game.deal
             # the cards played that the environment keeps up to date are the view's tricks'
             assert env._played == played_by_seat(deal.view(deal.turn))
@@ -104,7 +113,6 @@ def test_an_observation_holds_only_what_its_seat_sees() -> None:
                     assert (again["action_mask"] == obs["action_mask"]).all()
                     assert twin.hands != deal.hands
                     checked += 1
-            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     assert checked >= 20
 
 
@@ -168,11 +176,7 @@ def test_the_card_planes_say_the_hand_and_the_cards_played() -> None:
     env.reset(seed=8)
     rng = random.Random(8)
     checked = 0
-    for agent in env.agent_iter():
-        obs, _, termination, truncation, _ = env.last()
-        if termination or truncation:
-            env.step(None)
-            continue
+    for agent, obs in random_turns(env, rng):
         deal = env.game.deal
         seat = env.possible_agents.index(agent)
         view = deal.view(seat)
@@ -194,5 +198,4 @@ def test_the_card_planes_say_the_hand_and_the_cards_played() -> None:
         assert list(np.flatnonzero(dealer)) == [(view.dealer - seat) % 4]
         assert list(vector[-5:][:4]) == [view.hand_sizes[(seat + r) % 4] for r in range(4)]
         checked += 1
-        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     assert checked > 70

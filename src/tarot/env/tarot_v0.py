@@ -91,6 +91,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         self._selection: Selection | None = None
         self._declined: set[int] = set()  # seats that chose to show no poignée this deal
         self._deal: Deal | None = None
+        self._last_deal: Deal | None = None  # the last deal over (what is observed once the episode is)
         self._played: list[int] = []  # the cards each seat has played this deal (public: the tricks)
         self._seen: tuple[Any, ...] | None = None  # the last view and legal ids worked out, and for what
         self._moved()
@@ -129,10 +130,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         seat = self.possible_agents.index(agent)
         game = self.game
         mask = np.zeros(ACTIONS, np.int8)
-        if game is None or game.deal is None:
-            last = game.records[-1].replay() if game is not None and game.records else None
-            view = last.view(seat) if last is not None else None
-            observation = observe(view, None, False) if view is not None else np.zeros(SIZE, np.int8)
+        if game is None or game.deal is None:  # over: the last deal as it ended (kept by ``step``)
+            last = self._last_deal
+            observation = np.zeros(SIZE, np.int8) if last is None else observe(last.view(seat), None, False)
             return {"observation": observation, "action_mask": mask}
         mine = agent == self.agent_selection
         if mine:
@@ -169,6 +169,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
             if isinstance(engine_action, Play):
                 self._played[seat] |= 1 << int(engine_action.card)
             if deal.is_over:  # its scores are the rewards (a deal annulled scores 0 each)
+                self._last_deal = deal
                 for i, a in enumerate(self.possible_agents):
                     self.rewards[a] = deal.result().scores[i]
             self._moved()

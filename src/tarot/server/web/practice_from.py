@@ -13,7 +13,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.engine import Connection as DbConnection
 
-from tarot.engine import Chelem, DealRecord, Phase, RecordError, action_to_dict
+from tarot.engine import DealRecord, RecordError, action_to_dict
 
 from .. import protocol as p
 from ..hub import Hub
@@ -36,15 +36,10 @@ def _done_deal(conn: DbConnection, gid: int, number: int, viewer: str | None) ->
 
 
 def moves_until(record: DealRecord, step: int) -> list[dict[str, Any]]:
-    """The deal's first ``step`` moves as the engine applies them (a declined chelem the record
-    leaves out made explicit: the table counts every move it applies)."""
-    deal = record.start()
-    for action in record.actions[:step]:
-        if deal.phase is Phase.ANNOUNCE and not isinstance(action, Chelem):
-            assert deal.taker is not None
-            deal.apply(Chelem(deal.taker, False))
-        deal.apply(action)
-    return [action_to_dict(a) for a in deal.actions]
+    """The deal's first ``step`` moves as the engine applies them (``DealRecord.replay`` makes a
+    declined chelem the record leaves out explicit: the table counts every move it applies)."""
+    first = DealRecord(record.players, record.dealer, record.hands, record.chien, record.actions[:step])
+    return [action_to_dict(a) for a in first.replay(complete=False).actions]
 
 
 async def practice_from(hub: Hub, conn: Connection, msg: p.PracticeFrom) -> dict[str, Any]:
