@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any, Final
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -19,49 +19,9 @@ from .arena_report import _ProgressBar
 from .i18n import Lang, default_lang, minus, text
 from .terminal_render import card_label
 
-_WORDS: Final[dict[Lang, dict[str, str]]] = {
-    Lang.EN: {
-        "title": "Deal {n}: review by the expert ({budget})",
-        "budget_playouts": "{n} playouts a decision",
-        "budget_think": "{s} s a decision",
-        "seat": "Seat", "decisions": "Decisions", "mean_loss": "Mean loss",
-        "best": "best", "good": "good", "inaccuracy": "?!", "mistake": "?", "blunder": "??",
-        "legend": "?! an inaccuracy (a loss of 5 to 20 points), ? a mistake (20 to 50), "
-                  "?? a blunder (50 or more)",
-        "worst": "Costliest moves",
-        "line": "seat {seat}, {where}: played {played}, best {best} ({loss} points)",
-        "trick": "trick {n}", "bid": "bidding", "call": "call", "ecart": "écart", "chelem": "chelem",
-        "poignee": "poignée",
-        "no_poignee": "no poignée", "poignee_of": "poignée of {n} trumps",
-        "chelem_yes": "chelem announced", "chelem_no": "no chelem", "calls": "calls {card}",
-        "par": "Par (every card seen) for seat {taker}'s contracts: {parts}; the deal scored {actual}.",
-        "nobody": "Nobody took: no par.",
-        "none": "No decision to review (every move was forced).",
-    },
-    Lang.FR: {
-        "title": "Donne {n} : analyse de l'expert ({budget})",
-        "budget_playouts": "{n} simulations par décision",
-        "budget_think": "{s} s par décision",
-        "seat": "Place", "decisions": "Décisions", "mean_loss": "Perte moyenne",
-        "best": "meilleurs", "good": "bons", "inaccuracy": "?!", "mistake": "?", "blunder": "??",
-        "legend": "?! une imprécision (une perte de 5 à 20 points), ? une erreur (20 à 50), ?? une gaffe "
-                  "(50 ou plus)",
-        "worst": "Les coups les plus coûteux",
-        "line": "place {seat}, {where} : joué {played}, meilleur {best} ({loss} points)",
-        "trick": "levée {n}", "bid": "enchères", "call": "appel", "ecart": "écart", "chelem": "chelem",
-        "poignee": "poignée",
-        "no_poignee": "pas de poignée", "poignee_of": "poignée de {n} atouts",
-        "chelem_yes": "chelem annoncé", "chelem_no": "pas de chelem", "calls": "appelle {card}",
-        "par": "Par (toutes les cartes vues) pour les contrats de la place {taker} : {parts} ; "
-               "la donne a marqué {actual}.",
-        "nobody": "Personne n'a pris : pas de par.",
-        "none": "Aucune décision à analyser (tous les coups étaient forcés).",
-    },
-}
-
 
 def _w(lang: Lang, key: str, **fields: object) -> str:
-    return _WORDS[lang][key].format(**fields)
+    return text(lang, "review_" + key, **fields)
 
 
 def action_label(action: Action | None, lang: Lang) -> str:
