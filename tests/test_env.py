@@ -4,6 +4,7 @@ rewards are the deals' scores; an observation never holds a card its seat may no
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -199,3 +200,38 @@ def test_the_card_planes_say_the_hand_and_the_cards_played() -> None:
         assert list(vector[-5:][:4]) == [view.hand_sizes[(seat + r) % 4] for r in range(4)]
         checked += 1
     assert checked > 70
+
+
+def test_a_poignee_offers_the_excuse_only_to_make_up_its_count() -> None:
+    """R14: the Excuse is shown in a poignée only when it shows every trump of the hand (it makes
+    up the count): after a size is chosen, the Excuse is offered exactly then."""
+    from tarot.engine import variant
+    from tarot.engine.cards import EXCUSE_BIT, TRUMPS
+    from tarot.engine.options import PoigneeOptions
+    from tarot.engine.rules import PoigneeSize
+    from tarot.env.spaces import legal_ids, size_index, to_action
+
+    seen = {True: 0, False: 0}
+    for seed in range(3000):
+        deal = Deal.new(4, 0, seed=seed)
+        if deal.is_over:
+            continue
+        for seat in range(4):
+            hand = deal.hands[seat]
+            if not hand & EXCUSE_BIT:
+                continue
+            trumps = (hand & TRUMPS).bit_count()
+            for count in variant(4).poignee_thresholds:
+                if trumps + 1 < count:
+                    continue
+                # the seat at its first card, asked for its poignée (a view with those options)
+                size = PoigneeSize(list(variant(4).poignee_thresholds).index(count) * 10 + 20)
+                opts = PoigneeOptions(seat, ((size, count),), hand & (TRUMPS | EXCUSE_BIT), hand & TRUMPS)
+                view = dataclasses.replace(deal.view(seat), poignee_options=opts)
+                _, selection = to_action(view, POIGNEE_SIZES[size_index(view, count)], None)
+                offered = 77 in legal_ids(view, selection)
+                assert offered == (trumps + 1 == count), (trumps, count)
+                seen[offered] += 1
+        if all(seen.values()):
+            return
+    raise AssertionError(f"not every case met: {seen}")

@@ -212,14 +212,14 @@ def review_deal(record: DealRecord, settings: ReviewSettings = ReviewSettings(),
                 seats: Collection[int] | None = None) -> DealReview:
     """The review of a finished deal's record (raises ``RecordError`` for a bad one): every
     seat's decisions, or those of ``seats``; ``progress(done, total)`` after each decision."""
-    record.replay()  # a bad record raises here, before any work
+    final = record.replay()  # a bad record raises here, before any work
     steps = [s for s in decisions_of(record) if seats is None or s.view.seat in seats]
     decisions: list[Decision] = []
     for n, step in enumerate(steps):
         decisions.append(review_step(step, settings))
         if progress is not None:
             progress(n + 1, len(steps))
-    return assemble(record, decisions, settings)
+    return assemble(record, decisions, settings, final)
 
 
 def review_step(step: Step, settings: ReviewSettings) -> Decision:
@@ -229,9 +229,11 @@ def review_step(step: Step, settings: ReviewSettings) -> Decision:
                                     Budgets(settings.playouts, settings.think), rng))
 
 
-def assemble(record: DealRecord, decisions: list[Decision], settings: ReviewSettings) -> DealReview:
-    """The deal's review from its decisions' (the summaries, the par, the scores)."""
-    final = record.replay()
+def assemble(record: DealRecord, decisions: list[Decision], settings: ReviewSettings,
+             final: Deal | None = None) -> DealReview:
+    """The deal's review from its decisions' (the summaries, the par, the scores); ``final``: the
+    record replayed, when the caller has it already."""
+    final = final if final is not None else record.replay()
     scores = tuple(final.result().scores)
     return DealReview(record.players, settings, tuple(decisions), _summaries(decisions, record.players),
                       par_of(record, final), scores)
