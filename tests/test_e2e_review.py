@@ -17,7 +17,7 @@ pytest.importorskip("fastapi")
 
 from test_e2e_a11y import violations  # noqa: E402
 from test_e2e_accounts import create_account, shown  # noqa: E402
-from test_e2e_browser import SHOTS, new_page, play_until, sit_with_bots  # noqa: E402 (skips without chromium)
+from test_e2e_browser import SHOTS, create, new_page, play_until, sit_with_bots  # noqa: E402 (skips without chromium)
 from test_e2e_replay import at_step, shot  # noqa: E402
 
 # a small budget: the review of a deal in a second or two (the site's default takes some 5 s)
@@ -33,10 +33,7 @@ def test_a_deal_reviewed_from_its_replay(server: str, browser: Any) -> None:
     create_account(page, "Relecture", "correct horse")
     shown(page, "#me-link", "Relecture")
     page.wait_for_selector("#options")
-    page.select_option("#options select[name=players]", "4")
-    page.fill("#options input[name=deals]", "1")
-    page.click("#submit-options")
-    page.wait_for_selector("#felt")
+    create(page, 4, deals=1)
     sit_with_bots(page, 4)
     play_until(page, "#ranking li", limit=240)
     page.click("#me-link")
