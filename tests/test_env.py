@@ -4,7 +4,6 @@ rewards are the deals' scores; an observation never holds a card its seat may no
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -19,8 +18,8 @@ from pettingzoo.test import api_test, seed_test
 from tarot.engine import Deal, Phase, Play
 from tarot.engine.cards import SUIT_MASKS, cards_of, mask_of
 from tarot.env import tarot_v0
-from tarot.env.observe import SIZE, played_by_seat
-from tarot.env.spaces import ACTIONS, CHELEM_YES, POIGNEE_NO, POIGNEE_SIZES
+from tarot.env.observe import SIZE, observe, observe_view
+from tarot.env.spaces import ACTIONS, CHELEM_YES, POIGNEE_NO, POIGNEE_SIZES, ids_in, legal_mask_of_view
 
 # (PettingZoo's classic games too observe a dict with the action mask, which its test warns of)
 pytestmark = pytest.mark.filterwarnings("ignore:Observation space for each agent:UserWarning",
@@ -102,8 +101,6 @@ def test_an_observation_holds_only_what_its_seat_sees() -> None:
         env.reset(seed=seed)
         for agent, obs in random_turns(env, rng):
             deal = env.game.deal
-            # the cards played that the environment keeps up to date are the view's tricks'
-            assert env._played == played_by_seat(deal.view(deal.turn))
             if deal.phase is Phase.PLAY and len(deal.tricks) in (2, 9):
                 twin = _unseen_swap(deal, deal.turn)
                 if twin is not None:
@@ -183,7 +180,7 @@ def test_the_card_planes_say_the_hand_and_the_cards_played() -> None:
         view = deal.view(seat)
         vector = obs["observation"]
         assert sum(1 << c for c in range(78) if vector[c]) == view.hand.mask
-        played = played_by_seat(view)
+        played = played_by_seat(view)  # (the reference's, below)
         for r in range(4):
             plane = vector[78 * (1 + r):78 * (2 + r)]
             assert sum(1 << c for c in range(78) if plane[c]) == played[(seat + r) % 4]
@@ -209,7 +206,7 @@ def test_a_poignee_offers_the_excuse_only_to_make_up_its_count() -> None:
     from tarot.engine.cards import EXCUSE_BIT, TRUMPS
     from tarot.engine.options import PoigneeOptions
     from tarot.engine.rules import PoigneeSize
-    from tarot.env.spaces import legal_ids, size_index, to_action
+    from tarot.env.spaces import Selection, selectable
 
     seen = {True: 0, False: 0}
     for seed in range(3000):
@@ -227,11 +224,88 @@ def test_a_poignee_offers_the_excuse_only_to_make_up_its_count() -> None:
                 # the seat at its first card, asked for its poignée (a view with those options)
                 size = PoigneeSize(list(variant(4).poignee_thresholds).index(count) * 10 + 20)
                 opts = PoigneeOptions(seat, ((size, count),), hand & (TRUMPS | EXCUSE_BIT), hand & TRUMPS)
-                view = dataclasses.replace(deal.view(seat), poignee_options=opts)
-                _, selection = to_action(view, POIGNEE_SIZES[size_index(view, count)], None)
-                offered = 77 in legal_ids(view, selection)
+                offered = selectable(Selection("poignee", count), None, opts) >> 77 & 1 == 1
                 assert offered == (trumps + 1 == count), (trumps, count)
                 seen[offered] += 1
         if all(seen.values()):
             return
     raise AssertionError(f"not every case met: {seen}")
+
+
+def test_observations_are_the_seats_views_at_every_step() -> None:
+    """The engine's observation bits (read from the deal's masks, no view built) are, at every
+    step and for every seat, the vector built from that seat's ``View`` (``Observer``'s: only what
+    it may see), during a choice card by card too; the legal ids likewise; at 3, 4 and 5 players."""
+    checked = 0
+    for players in (3, 4, 5):
+        env = tarot_v0.raw_env(players=players, deals=2)
+        env.reset(seed=100 + players)
+        rng = random.Random(players)
+        for _ in range(12):
+            env.reset()
+            for agent, obs in random_turns(env, rng):
+                deal = env.game.deal
+                acting = env.possible_agents.index(agent)
+                for seat in range(players):
+                    mine = seat == acting
+                    sel = env._selection if mine else None
+                    view = deal.view(seat)
+                    declined = seat in env._declined
+                    choosing = mine and sel is None and view.poignee_options is not None and not declined
+                    expected = observe_view(view, sel, choosing)
+                    got = obs["observation"] if mine else observe(deal, seat)
+                    assert (got == expected).all(), (players, seat, np.flatnonzero(got != expected))
+                    if mine:
+                        legal = ids_in(legal_mask_of_view(view, sel, declined))
+                        assert list(np.flatnonzero(obs["action_mask"])) == legal
+                    checked += 1
+    assert checked > 5000
+
+
+def test_a_policy_plays_as_a_bot_in_the_arena() -> None:
+    """``PolicyBot``: a policy given the environment's observation and mask plays whole deals
+    through the bot interface (``play_deal``, as ``tarot arena`` does), at 3, 4 and 5 players;
+    it is asked the écart and a poignée's trumps card by card and sees the vectors the
+    environment gives; an illegal id is refused with a clear error."""
+    from tarot.bots.runner import PlayStats, play_deal
+    from tarot.env.agents import PolicyBot
+
+    asked: list[tuple[int, int]] = []  # (the phase marked in the observation, the id chosen)
+    phase_at = 78 * 13 + 30 + 5 + 18 + 5 + 5
+
+    class Recorder(PolicyBot):
+        def policy(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+            assert observation.shape == (SIZE,) and action_mask.shape == (ACTIONS,)
+            legal = np.flatnonzero(action_mask)
+            # (a poignée is always shown, to be asked its trumps)
+            choice = int(legal[-1]) if POIGNEE_NO in legal else super().policy(observation, action_mask)
+            asked.append((int(np.flatnonzero(observation[phase_at:phase_at + 8])[0]), choice))
+            return choice
+
+    for players in (3, 4, 5):
+        for k in range(40):
+            deal = play_deal(Deal.new(players, 0, seed=k), [Recorder(seed=k * 5 + i) for i in range(players)])
+            assert deal.is_over
+    phases = {p for p, _ in asked}
+    assert {0, 2, 4, 5, 6} <= phases  # bidding, the écart, the poignée and its trumps, the play
+    assert sum(1 for p, _ in asked if p == 2) >= 12  # the écarts: one id a card
+
+    class Wrong(PolicyBot):
+        def policy(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+            return int(np.flatnonzero(action_mask == 0)[0])
+
+    stats = PlayStats()  # (the arena's runner counts a refused move and plays a random one instead)
+    play_deal(Deal.new(4, 0, seed=1), [Wrong(seed=i) for i in range(4)], stats)
+    assert stats.illegal[0] and "ValueError: Wrong: id 0 is not legal" in stats.illegal[0][0]
+
+
+def played_by_seat(view: Any) -> list[int]:
+    """The cards each seat has played (masks by seat), from the tricks the view shows."""
+    played = [0] * view.players
+    for trick in view.tricks:
+        for s, card in trick.plays:
+            played[s] |= 1 << int(card)
+    if view.trick_leader is not None:
+        for i, card in enumerate(view.trick):
+            played[(view.trick_leader + i) % view.players] |= 1 << int(card)
+    return played

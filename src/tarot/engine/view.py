@@ -172,6 +172,14 @@ def encode_private(f: Mapping[str, Any]) -> dict[str, Any]:
 # --- the observer --------------------------------------------------------------------------
 
 
+def chien_shown(deal: Deal) -> bool:
+    """R10, R12: the chien is shown to all after a prise or a garde (at five, once the card is
+    called), never after a garde sans or contre."""
+    contract = deal.contract
+    return contract is not None and contract.chien_shown and deal.phase is not _CALL
+
+
+
 class Observer:
     """What each seat (or a spectator, -1) may know of ``deal`` now."""
 
@@ -186,11 +194,10 @@ class Observer:
         the écart, the chelem announced."""
         d = self.deal
         contract = d.contract
-        shown = contract is not None and contract.chien_shown and d.phase is not _CALL
         return {
             "bids": tuple(((d.dealer + 1 + i) % d.players, c) for i, c in enumerate(d.bids)),
             "taker": d.taker, "contract": contract, "called": d.called,
-            "chien": d.chien if shown else None,
+            "chien": d.chien if chien_shown(d) else None,
             "ecart_trumps": d.ecart_trumps,
             "chelem_announced": d.chelem_announced,
         }

@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from tarot.engine import Deal, Play, variant
+from tarot.engine import Deal, variant
 from tarot.engine.cards import CARDS
 
 from .observe import SIZE, observe
@@ -34,7 +34,8 @@ from .spaces import (
     POIGNEE_NO,
     POIGNEE_SIZES,
     Selection,
-    legal_ids,
+    ids_in,
+    legal_mask,
     to_action,
 )
 
@@ -88,7 +89,6 @@ class FrenchTarotState(pyspiel.State):  # type: ignore[misc]
         self.deal: Deal | None = None
         self.selection: Selection | None = None
         self.declined: set[int] = set()
-        self.played = [0] * players
         self.moves: list[list[int]] = [[] for _ in range(players)]  # each seat's own action ids
         self.over = False
         self.scores = [0.0] * players
@@ -103,7 +103,7 @@ class FrenchTarotState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.deal is not None
-        return legal_ids(self.deal.view(player), self.selection, player in self.declined)
+        return ids_in(legal_mask(self.deal, self.selection, player in self.declined))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         left = sorted(set(range(CARD_IDS)) - set(self.dealt))
@@ -121,12 +121,10 @@ class FrenchTarotState(pyspiel.State):  # type: ignore[misc]
         if action == POIGNEE_NO and self.selection is None:
             self.declined.add(seat)
             return
-        engine_action, self.selection = to_action(self.deal.view(seat), action, self.selection)
+        engine_action, self.selection = to_action(self.deal, action, self.selection)
         if engine_action is None:
             return
         self.deal.apply(engine_action)
-        if isinstance(engine_action, Play):
-            self.played[seat] |= 1 << action
         if self.deal.is_over:
             self.over = True
             self.scores = [float(x) for x in self.deal.result().scores]
@@ -165,11 +163,11 @@ class FrenchTarotState(pyspiel.State):  # type: ignore[misc]
     def observation_vector(self, player: int) -> np.ndarray:
         if self.deal is None:
             return np.zeros(SIZE, np.int8)
-        view = self.deal.view(player)
-        mine = player == self.deal.turn
-        choosing = mine and self.selection is None and view.poignee_options is not None \
-            and player not in self.declined
-        return observe(view, self.selection if mine else None, choosing, self.played)
+        if player != self.deal.turn:
+            return observe(self.deal, player)
+        choosing = self.selection is None and player not in self.declined \
+            and self.deal.poignee_options() is not None
+        return observe(self.deal, player, self.selection, choosing)
 
     def observation_text(self, player: int) -> str:
         if self.deal is None:

@@ -26,10 +26,10 @@ from gymnasium import spaces as gym_spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from tarot.engine import Deal, Game, Play, View
+from tarot.engine import Deal, Game, View
 
-from .observe import SIZE, observe
-from .spaces import ACTIONS, POIGNEE_NO, Selection, legal_ids, to_action
+from .observe import SIZE, mask_vector, observe
+from .spaces import ACTIONS, POIGNEE_NO, Selection, legal_mask, to_action
 
 __all__ = ["env", "raw_env"]
 
@@ -92,8 +92,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         self._declined: set[int] = set()  # seats that chose to show no poignée this deal
         self._deal: Deal | None = None
         self._last_deal: Deal | None = None  # the last deal over (what is observed once the episode is)
-        self._played: list[int] = []  # the cards each seat has played this deal (public: the tricks)
-        self._seen: tuple[Any, ...] | None = None  # the last view and legal ids worked out, and for what
+        self._seen: tuple[Any, ...] | None = None  # the last legal ids worked out, and for what
         self._moved()
 
     def _moved(self) -> None:
@@ -103,7 +102,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         if game.deal is not self._deal:
             self._deal = game.deal
             self._declined.clear()
-            self._played = [0] * self.players
         if game.is_over:
             for a in self.agents:
                 self.terminations[a] = True
@@ -115,35 +113,29 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         assert self.game is not None and self.game.deal is not None
         return self.game.deal.view(seat)
 
-    def _turn(self, seat: int) -> tuple[View, list[int]]:
-        """The acting seat's view and legal ids, worked out once for ``last()`` and ``step()``."""
-        deal = self.game.deal if self.game is not None else None
-        assert deal is not None
+    def _legal(self, deal: Deal, seat: int) -> int:
+        """The acting seat's legal ids (a mask), worked out once for ``last()`` and ``step()``."""
         sel = self._selection
         key = (deal, len(deal.actions), seat, None if sel is None else sel.chosen, seat in self._declined)
         if self._seen is None or self._seen[0] != key:
-            view = deal.view(seat)
-            self._seen = (key, view, legal_ids(view, sel, seat in self._declined))
-        return self._seen[1], self._seen[2]
+            self._seen = (key, legal_mask(deal, sel, seat in self._declined))
+        mask: int = self._seen[1]
+        return mask
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         game = self.game
-        mask = np.zeros(ACTIONS, np.int8)
         if game is None or game.deal is None:  # over: the last deal as it ended (kept by ``step``)
             last = self._last_deal
-            observation = np.zeros(SIZE, np.int8) if last is None else observe(last.view(seat), None, False)
-            return {"observation": observation, "action_mask": mask}
-        mine = agent == self.agent_selection
-        if mine:
-            view, ids = self._turn(seat)
-            mask[ids] = 1
-        else:
-            view = self._view(seat)
-        selection = self._selection if mine else None
-        declined = seat in self._declined
-        choosing = mine and selection is None and view.poignee_options is not None and not declined
-        return {"observation": observe(view, selection, choosing, self._played), "action_mask": mask}
+            observation = np.zeros(SIZE, np.int8) if last is None else observe(last, seat)
+            return {"observation": observation, "action_mask": np.zeros(ACTIONS, np.int8)}
+        deal = game.deal
+        if agent != self.agent_selection:
+            return {"observation": observe(deal, seat), "action_mask": np.zeros(ACTIONS, np.int8)}
+        mask = mask_vector(self._legal(deal, seat))
+        selection = self._selection
+        choosing = selection is None and seat not in self._declined and deal.poignee_options() is not None
+        return {"observation": observe(deal, seat, selection, choosing), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -153,8 +145,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
         game = self.game
         assert game is not None and game.deal is not None and action is not None
         seat = self.possible_agents.index(agent)
-        view, ids = self._turn(seat)
-        if int(action) not in ids:
+        deal = game.deal
+        if not 0 <= int(action) < ACTIONS or not self._legal(deal, seat) >> int(action) & 1:
             raise ValueError(f"action {action} is not legal for {agent} now")
         self._cumulative_rewards[agent] = 0
         self.rewards = dict.fromkeys(self.agents, 0)
@@ -162,12 +154,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # (PettingZoo's name for the unwra
             self._declined.add(seat)
             self._accumulate_rewards()
             return
-        engine_action, self._selection = to_action(view, int(action), self._selection)
+        engine_action, self._selection = to_action(deal, int(action), self._selection)
         if engine_action is not None:
-            deal = game.deal
             game.apply(engine_action)
-            if isinstance(engine_action, Play):
-                self._played[seat] |= 1 << int(engine_action.card)
             if deal.is_over:  # its scores are the rewards (a deal annulled scores 0 each)
                 self._last_deal = deal
                 for i, a in enumerate(self.possible_agents):
