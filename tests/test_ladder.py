@@ -133,6 +133,44 @@ def test_the_ladder_on_ray_rates_as_its_processes_do(tmp_path: Path) -> None:
     assert stored(urls[0], ["random", "heuristic"]) == stored(urls[1], ["random", "heuristic"])
 
 
+def test_shards_merged_rate_as_one_run(tmp_path: Path) -> None:
+    """Issue 36: --shard I/N --out-results plays every N-th game (no database); tarot ladder merge
+    rates the shards' games in their order: the same ratings as the run in one go, same seed; a
+    shard missing, twice or of another run is refused in one line."""
+    run = [*SMALL, "--games", "5", "--seed", "21"]
+    whole = f"sqlite:///{tmp_path / 'whole.sqlite3'}"
+    ladder_json(*run, "--db", whole)
+    parts = []
+    for i in (1, 2):
+        path = tmp_path / f"shard-{i}.json"
+        result = invoke(*run, "--shard", f"{i}/2", "--out-results", path, "--lang", "en")
+        assert result.exit_code == 0, result.output
+        assert f"Shard {i}/2: {len(range(i - 1, 5, 2))} of the run's 5 game(s) played (seed 21)" in result.stdout
+        parts.append(path)
+    merged = f"sqlite:///{tmp_path / 'merged.sqlite3'}"
+    obj = ladder_json("merge", *reversed(parts), "--db", merged)  # (any order)
+    assert obj["games"] == 5 and obj["seed"] == 21
+    assert stored(merged, ["random", "heuristic"]) == stored(whole, ["random", "heuristic"])
+    french = invoke(*run, "--shard", "1/2", "--out-results", tmp_path / "fr.json", "--lang", "fr")
+    assert "Part 1/2\u00a0: 3 des 5 partie(s) jouée(s) (graine 21)" in french.stdout
+
+    for args, reason in (([parts[0]], "games missing from the shards: 1, 3"),
+                         ([parts[0], parts[0], parts[1]], "is in two shards"),
+                         ([tmp_path / "nothing.json"], "no such file")):
+        refused = invoke("merge", *args, "--db", merged)
+        assert refused.exit_code == 1 and reason in refused.stderr, refused.output
+    other = tmp_path / "other.json"
+    assert invoke(*run[:-1], "22", "--shard", "1/1", "--out-results", other).exit_code == 0
+    mixed = invoke("merge", parts[0], other, "--db", merged)
+    assert mixed.exit_code == 1 and "another run" in mixed.stderr
+    for args, reason in ((["--shard", "1/2"], "--shard needs --out-results"),
+                         (["--shard", "3/2", "--out-results", other], "--shard"),
+                         (["--out-results", other], "give --shard I/N too"),
+                         (["--shard", "1/2", "--out-results", other, "--db", whole], "give --db to tarot ladder merge")):
+        refused = invoke(*run, *args)
+        assert refused.exit_code == 1 and reason in refused.stderr, (args, refused.output)
+
+
 def test_the_default_database_is_the_sites(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     obj = ladder_json(*SMALL, "--games", "1", "--seed", "1")

@@ -7,11 +7,13 @@ Set ``TAROT_DEBUG=1`` to get a traceback for an unexpected internal error.
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -382,13 +384,31 @@ def review(
         print(json.dumps(obj, ensure_ascii=False), flush=True)
 
 
-@app.command(help=(
-    "Rate the bots on the site's ladder (openskill) from bot-only games, and print it.\n\n"
-    "Games are rated in the order of their seeds from the ratings the database holds, so runs add up and "
-    "a --seed gives the same ratings whatever --jobs. A kind holding several seats of a game: each seat is "
-    "rated alone from the kind's rating, then the kind gets the mean of its seats' new mu and sigma, and "
-    "counts one game."))
+ladder_app = typer.Typer(
+    help=("Rate the bots on the site's ladder (openskill) from bot-only games, and print it.\n\n"
+          "Games are rated in the order of their seeds from the ratings the database holds, so runs add up "
+          "and a --seed gives the same ratings whatever --jobs. A kind holding several seats of a game: each "
+          "seat is rated alone from the kind's rating, then the kind gets the mean of its seats' new mu and "
+          "sigma, and counts one game. 'tarot ladder merge FILES' rates shards (--shard, --out-results)."),
+    invoke_without_command=True, no_args_is_help=False, add_completion=False)
+app.add_typer(ladder_app, name="ladder")
+DbOpt = Annotated[str | None, typer.Option(
+    help="Database URL (sqlite:///file or postgresql://user@host/db); default: ./tarot.sqlite3")]
+
+
+def _ladder_module() -> Any:
+    """``ladder.py`` (the ratings and the database are the server's: loaded only for the ladder)."""
+    try:
+        return importlib.import_module(".ladder", __package__)
+    except ImportError as exc:
+        typer.echo(f"error: tarot ladder needs the server extra (pip install -e '.[server]'): {exc}",
+                   err=True)
+        raise typer.Exit(1) from None
+
+
+@ladder_app.callback()
 def ladder(
+    ctx: typer.Context,
     players: Annotated[int, typer.Option("--players", "-p", help="3, 4 or 5 (one ladder per count).")] = 4,
     games: Annotated[int, typer.Option("--games", "-g", help="Games to play and rate.")] = 100,
     deals: Annotated[int, typer.Option("--deals", "-n", help="Deals per game.")] = 4,
@@ -399,21 +419,34 @@ def ladder(
     seed: Annotated[int | None, typer.Option(
         help="Run seed: every game derives from it (default: a random one, printed).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
-    db: Annotated[str | None, typer.Option(
-        help="Database URL (sqlite:///file or postgresql://user@host/db); default: ./tarot.sqlite3")] = None,
+    db: DbOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     lang: LangOpt = None,
     ray: RayOpt = None,
+    shard: Annotated[str | None, typer.Option(
+        help="Play only shard I/N of the run (every N-th game from the I-th), for batch systems: "
+             "save it with --out-results, then rate the shards with tarot ladder merge.")] = None,
+    out_results: Annotated[Path | None, typer.Option(
+        "--out-results", help="Save the shard's games (for tarot ladder merge).")] = None,
 ) -> None:
     """``tarot ladder`` (its help is above); the work is in ``ladder.py``, which needs the server extra."""
-    try:  # the ratings and the database are the server's: loaded only for this command
-        from .ladder import ladder_command
-    except ImportError as exc:
-        typer.echo(f"error: tarot ladder needs the server extra (pip install -e '.[server]'): {exc}",
-                   err=True)
-        raise typer.Exit(1) from None
-    ladder_command(players=players, games=games, deals=deals, bots=bots, seed=seed, jobs=jobs, think=think,
-                   db=db, as_json=as_json, lang=lang, ray=ray)
+    if ctx.invoked_subcommand is not None:
+        return
+    _ladder_module().ladder_command(players=players, games=games, deals=deals, bots=bots, seed=seed,
+                                    jobs=jobs, think=think, db=db, as_json=as_json, lang=lang, ray=ray,
+                                    shard=shard, out_results=out_results)
+
+
+@ladder_app.command("merge")
+def ladder_merge(
+    files: Annotated[list[str], typer.Argument(metavar="FILE", help="Results files of the shards.")],
+    db: DbOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    lang: LangOpt = None,
+) -> None:
+    """Rate the shards' games (tarot ladder --shard I/N --out-results FILE) in their order, as one
+    run of the same seed rates them, and print the ladder."""
+    _ladder_module().ladder_merge_command(files=files, db=db, jobs=1, as_json=as_json, lang=lang)
 
 
 @app.callback()

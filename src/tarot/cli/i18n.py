@@ -149,6 +149,8 @@ _EN: Final[dict[str, str]] = {
     "ladder_bot": "Bot",
     "ladder_ordinal": "Ordinal (μ − 3σ)",
     "ladder_games": "Games",
+    "ladder_shard_saved": "Shard {shard}: {games} of the run's {total} game(s) played (seed {seed}), "
+                          "saved to {out}; rate the shards with: tarot ladder merge FILES --db URL",
     # the hint command (terminal_hint.py)
     "hint_expert": "Expert: ",
     "hint_why_search": ", the best of your cards over {n} sampled deals (on average {mean} for you)",
@@ -357,6 +359,9 @@ _FR: Final[dict[str, str]] = {
     "ladder_title": "Classement des robots à {players} joueurs ({games} partie(s) de {deals} donne(s), "
                     "graine {seed})",
     "ladder_caption": "{db} · {seconds:.1f} s sur {jobs} processus",
+    "ladder_shard_saved": "Part {shard} : {games} des {total} partie(s) jouée(s) (graine {seed}), "
+                          "enregistrée(s) dans {out} ; classez les parts avec : "
+                          "tarot ladder merge FICHIERS --db URL",
     "ladder_rank": "Rang",
     "ladder_bot": "Robot",
     "ladder_ordinal": "Ordinal (μ − 3σ)",

@@ -21,10 +21,11 @@ import math
 import os
 import secrets
 import time
-from collections.abc import Mapping, Sequence
-from contextlib import closing
+from collections.abc import Generator, Iterable, Mapping, Sequence
+from contextlib import closing, nullcontext
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 from rich import box
@@ -36,6 +37,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from tarot.bots import BOT_NAMES, build_bot
 from tarot.bots.arena import derive_seed, run_in_order
+from tarot.bots.arena_shards import parse_shard
 from tarot.engine import Game
 from tarot.server.players.players import bot_account, bot_identity, ratings_of, save_ratings
 from tarot.server.players.ratings import Rating, ranks, rate_seats
@@ -44,6 +46,7 @@ from tarot.server.store.store import default_url, migrate, normalize_url
 
 from .arena_ray import ray_in_order
 from .arena_report import _fail, _ProgressBar
+from .files import read_text
 from .i18n import Lang, default_lang, text
 
 
@@ -227,17 +230,20 @@ def _open(url: str, config: LadderConfig) -> tuple[Engine, dict[str, str]]:
     return engine, pids
 
 
-def _play_and_rate(engine: Engine, pids: Mapping[str, str], config: LadderConfig, ray: str | None) -> None:
+def _play_and_rate(engine: Engine, pids: Mapping[str, str], config: LadderConfig, ray: str | None,
+                   played: Iterable[GameOutcome] | None = None) -> None:
     """Play the games over the workers (or on Ray, ``ray``: "local" or a cluster's address) and
-    rate each as soon as it and those before it are done."""
+    rate each as soon as it and those before it are done; or rate the games ``played`` already
+    (merged shards), in their order."""
     stderr = Console(stderr=True)
-    bar = _ProgressBar(stderr, "games") if stderr.is_terminal else None
+    bar = _ProgressBar(stderr, "games") if stderr.is_terminal and played is None else None
     rated = 0
     try:
         task = partial(play_game, config)
-        games = (run_in_order(task, config.games, config.jobs, bar) if ray is None
+        games = (iter(played) if played is not None
+                 else run_in_order(task, config.games, config.jobs, bar) if ray is None
                  else ray_in_order(task, config.games, ray, config.jobs, bar))
-        with closing(games) as outcomes:
+        with closing(games) if isinstance(games, Generator) else nullcontext(games) as outcomes:
             for outcome in outcomes:
                 record_game(engine, pids, config.players, outcome)
                 rated += 1
@@ -254,21 +260,34 @@ def _play_and_rate(engine: Engine, pids: Mapping[str, str], config: LadderConfig
 
 def ladder_command(*, players: int, games: int, deals: int, bots: str, seed: int | None, jobs: int,
                    think: float | None, db: str | None, as_json: bool, lang: Lang | None,
-                   ray: str | None = None) -> None:
-    """``tarot ladder``: check, open the database, play and rate, print the ladder."""
+                   ray: str | None = None, shard: str | None = None, out_results: Path | None = None) -> None:
+    """``tarot ladder``: check, open the database, play and rate, print the ladder (or, with
+    ``shard``, play that shard's games only and save them to ``out_results``)."""
     config = LadderConfig(players=players, games=games, deals=deals, kinds=parse_kinds(bots),
                           seed=secrets.randbits(32) if seed is None else seed, jobs=jobs, think=think)
     try:
         config.check()
+        part = None if shard is None else parse_shard(shard)
     except ValueError as exc:
         raise _fail(str(exc)) from None
     if ray is not None and importlib.util.find_spec("ray") is None:
         raise _fail("--ray needs ray: pip install -e '.[research]'")
+    if part is not None:
+        _play_shard(config, part, out_results, ray, db, as_json, lang or default_lang())
+        return
+    if out_results is not None:
+        raise _fail("--out-results saves a shard's games: give --shard I/N too")
+    _rate_and_print(config, db, as_json, lang, ray)
+
+
+def _rate_and_print(config: LadderConfig, db: str | None, as_json: bool, lang: Lang | None,
+                    ray: str | None = None, played: Iterable[GameOutcome] | None = None) -> None:
+    """Open the database, play (or take ``played``) and rate the games, print the ladder."""
     url = db or default_url()
     start = time.perf_counter()
     engine, pids = _open(url, config)
     try:
-        _play_and_rate(engine, pids, config, ray)
+        _play_and_rate(engine, pids, config, ray, played)
         with engine.connect() as conn:
             ladder = standings(conn, config.players)
     finally:
@@ -278,3 +297,60 @@ def ladder_command(*, players: int, games: int, deals: int, bots: str, seed: int
         print(json.dumps(run.to_json_dict(), ensure_ascii=False), flush=True)
     else:  # never empty: every kind of this run has played
         print_ladder(Console(highlight=False), run, lang or default_lang())
+
+
+def _play_shard(config: LadderConfig, part: tuple[int, int], out_results: Path | None, ray: str | None,
+                db: str | None, as_json: bool, lang: Lang) -> None:
+    """``tarot ladder --shard I/N --out-results FILE``: that shard's games, saved (no database)."""
+    from .ladder_shards import play_shard, results_json
+
+    if out_results is None:
+        raise _fail("--shard needs --out-results FILE (the shard's games, for tarot ladder merge)")
+    if ray is not None:
+        raise _fail("--ray plays the whole run: give it the games, or merge shards instead")
+    if db is not None:
+        raise _fail("--shard plays games only: give --db to tarot ladder merge")
+    try:  # opened now: a bad path fails before the games, not after them
+        out = out_results.open("w", encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"{out_results}: cannot write: {exc.strerror or exc}") from None
+    stderr = Console(stderr=True)
+    bar = _ProgressBar(stderr, "games") if stderr.is_terminal else None
+    with out:
+        try:
+            outcomes, seconds = play_shard(config, part, bar)
+        except KeyboardInterrupt:
+            raise _fail("interrupted (nothing saved)", 130) from None
+        except Exception as exc:
+            if os.environ.get("TAROT_DEBUG"):
+                raise
+            raise _fail(f"internal error: {type(exc).__name__}: {exc}") from None
+        finally:
+            if bar is not None:
+                bar.close()
+        json.dump(results_json(config, part, outcomes, seconds), out)
+        out.write("\n")
+    if as_json:
+        print(json.dumps({"shard": list(part), "games": [o.index for o in outcomes], "seed": config.seed,
+                          "out": str(out_results), "seconds": round(seconds, 3)}), flush=True)
+    else:
+        print(text(lang, "ladder_shard_saved", shard=f"{part[0]}/{part[1]}", games=len(outcomes),
+                   total=config.games, seed=config.seed, out=out_results), flush=True)
+
+
+def ladder_merge_command(*, files: list[str], db: str | None, jobs: int, as_json: bool,
+                         lang: Lang | None) -> None:
+    """``tarot ladder merge FILES…``: the shards' games rated in their order, then the ladder."""
+    from .ladder_shards import merge
+
+    loaded = []
+    for name in files:
+        try:
+            loaded.append((name, json.loads(read_text(name))))
+        except (ValueError, OSError) as exc:
+            raise _fail(f"{name}: {exc}".splitlines()[0]) from None
+    try:
+        config, outcomes = merge(loaded, jobs)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise _fail(str(exc) if isinstance(exc, ValueError) else f"not a results file: {exc}") from None
+    _rate_and_print(config, db, as_json, lang, played=outcomes)
