@@ -2,13 +2,16 @@
 
     python bench/engine_vs.py                      # against the engine before the native core
     python bench/engine_vs.py --rev HEAD~3 --rounds 7 --deals 3000
+    python bench/engine_vs.py --rev HEAD~3 --native     # both sides with their native core
 
 A temporary ``git worktree`` of ``--rev`` gives the baseline's ``src``; this checkout's
 ``bench/engine.py`` (copied aside, so both sides run the very same harness) runs alternately
 against the baseline's ``src`` and this checkout's (``PYTHONPATH``), several rounds; the
 medians of deals/s and copy µs and their ratios are printed, then the same for the baseline's
 own harness. ``TAROT_NATIVE=0`` in the environment measures the current pure-Python engine
-(the baseline has no native core). Last line: ``ratio=<current / baseline deals per second>``.
+(the baseline has no native core); ``--native`` builds the baseline's own native extensions in
+its worktree first (this checkout's must be built: ``pip install -e .``), so both sides run
+natively. Last line: ``ratio=<current / baseline deals per second>``.
 """
 
 from __future__ import annotations
@@ -66,6 +69,8 @@ def main() -> None:
     parser.add_argument("--deals", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--no-old", action="store_true", help="skip the baseline's own harness")
+    parser.add_argument("--native", action="store_true",
+                        help="build the baseline's native extensions in its worktree (Cython, a compiler)")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory(prefix="engine_vs_") as tmp_name, worktree(args.rev) as base:
@@ -75,6 +80,14 @@ def main() -> None:
         old_harness = tmp / "old_harness.py"
         shutil.copy(base / "bench" / "engine.py", old_harness)
         sides = {"baseline": base / "src", "current": ROOT / "src"}
+        if args.native:
+            subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "-q"], cwd=base, check=True,
+                           capture_output=True)
+        for side, src in sides.items():
+            native = subprocess.run([sys.executable, "-c", "from tarot.engine import NATIVE; print(NATIVE)"],
+                                    env={**os.environ, "PYTHONPATH": str(src)}, capture_output=True,
+                                    text=True, check=True).stdout.strip()
+            print(f"{side}: native core {native}")
         for side, src in sides.items():
             print(f"{side}: {args.rev if side == 'baseline' else 'this checkout'} -> {engine_file(src)}")
         ratio = compare("harness", harness, sides, args)

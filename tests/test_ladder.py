@@ -22,7 +22,8 @@ from typer.testing import CliRunner
 
 from server_harness import db_url
 from tarot.cli import app
-from tarot.cli.ladder import LadderConfig, parse_kinds, rate_game, seat_kinds
+from tarot.cli.ladder import rate_game
+from tarot.cli.ladder_games import LadderConfig, parse_kinds, seat_kinds
 from tarot.server.players import players
 from tarot.server.players.ratings import Rating, new_rating, ranks, rate
 from tarot.server.store.store import normalize_url
@@ -145,7 +146,8 @@ def test_shards_merged_rate_as_one_run(tmp_path: Path) -> None:
         path = tmp_path / f"shard-{i}.json"
         result = invoke(*run, "--shard", f"{i}/2", "--out-results", path, "--lang", "en")
         assert result.exit_code == 0, result.output
-        assert f"Shard {i}/2: {len(range(i - 1, 5, 2))} of the run's 5 game(s) played (seed 21)" in result.stdout
+        played = len(range(i - 1, 5, 2))
+        assert f"Shard {i}/2: {played} of the run's 5 game(s) played (seed 21)" in result.stdout
         parts.append(path)
     merged = f"sqlite:///{tmp_path / 'merged.sqlite3'}"
     obj = ladder_json("merge", *reversed(parts), "--db", merged)  # (any order)
@@ -166,7 +168,8 @@ def test_shards_merged_rate_as_one_run(tmp_path: Path) -> None:
     for args, reason in ((["--shard", "1/2"], "--shard needs --out-results"),
                          (["--shard", "3/2", "--out-results", other], "--shard"),
                          (["--out-results", other], "give --shard I/N too"),
-                         (["--shard", "1/2", "--out-results", other, "--db", whole], "give --db to tarot ladder merge")):
+                         (["--shard", "1/2", "--out-results", other, "--db", whole],
+                          "give --db to tarot ladder merge")):
         refused = invoke(*run, *args)
         assert refused.exit_code == 1 and reason in refused.stderr, (args, refused.output)
 

@@ -12,7 +12,23 @@ from typing import Any
 
 import pytest
 
-from tarot.engine import CARDS, Chelem, Deal, Ecart, IllegalAction, Phase, cards_of, core, variant
+from tarot.engine import (
+    CARDS,
+    Annulment,
+    Bid,
+    Chelem,
+    Contract,
+    Deal,
+    Ecart,
+    IllegalAction,
+    Phase,
+    cards_of,
+    core,
+    scoring,
+    variant,
+)
+from tarot.engine.cards import EXCUSE_BIT, PETIT_BIT, TRUMPS
+from tarot.engine.rules import PoigneeSize, Side
 
 native = pytest.importorskip("tarot.engine._core", reason="the native core is not built")
 
@@ -90,6 +106,7 @@ def play_side_by_side(deal: Deal, rng: random.Random) -> None:
     assert pure.attack_cards() == fast.attack_cards() == deal.attack_cards()
     count = pure.count()
     assert fast.count() == count
+    assert pure.result() == fast.result() == deal.result()  # (the count and the score, both cores)
     score = deal.result().score
     assert score is not None
     assert (count.points, count.oudlers, count.petit_au_bout) == (score.points, score.oudlers,
@@ -194,3 +211,81 @@ def test_a_core_in_play_pickles_whole(cls: type[core.DealCore]) -> None:
     twin = pickle.loads(pickle.dumps(c))
     assert type(twin) is cls and state(twin) == state(c) == state(deal)
     assert (twin.chien, twin.dealt, twin.contract) == (deal.chien, deal.dealt, deal.contract)
+
+
+def bidding_state(d: Any) -> tuple[Any, ...]:
+    return (d.phase.value, d.turn, list(d.bids), d.high_bid, d.taker, d.contract, list(d.side), list(d.hands),
+            d.annulled, d.petit_sec_seat, list(d.actions), d.legal_mask())
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_both_cores_bid_as_the_deal_does(players: int) -> None:
+    """The bidding (R7), the all-pass and petit-sec annulments (R6) and the phase steps up to the
+    call or the écart are the core's: both cores, bare, end each seeded deal's bidding as ``Deal``
+    does, and refuse the same bids (changing nothing)."""
+    outcomes = set()
+    for seed in range(400):
+        rng = random.Random(seed)
+        deal = Deal.new(players, seed % players, seed=seed)
+        cores = [cls.new(players, seed % players, seed=seed) for cls in CORES]
+        while deal.phase is Phase.BIDDING:
+            wrong = Bid(deal.turn + 1, None) if rng.random() < 0.3 else None  # type: ignore[operator]
+            if wrong is not None or deal.high_bid is not None:
+                bad = wrong or Bid(deal.turn, deal.high_bid)  # (not higher than the highest)
+                before = [bidding_state(c) for c in cores]
+                assert [c._bid(bad) for c in cores] == [False, False]
+                assert [bidding_state(c) for c in cores] == before
+            legal = deal.legal_actions()
+            bid = legal[0] if rng.random() < 0.6 else rng.choice(legal)  # (a pass, often: all-pass deals)
+            deal.apply(bid)
+            assert [c._bid(bid) for c in cores] == [True, True]
+        assert bidding_state(cores[0]) == bidding_state(cores[1]) == bidding_state(deal)
+        outcomes.add(deal.annulled.value if deal.annulled else deal.phase.value)
+        if deal.is_over:
+            assert cores[0].result() == cores[1].result() == deal.result()
+    # (at five the bidding ends with the call, R8; else with the écart or, garde sans or contre, the chelem)
+    assert outcomes >= ({"all_pass", "call"} if players == 5 else {"all_pass", "ecart", "announce"})
+
+
+def test_a_petit_sec_is_annulled_as_it_is_dealt() -> None:
+    """R6: a hand whose only trump is the Petit (no Excuse) ends the deal at once, in both cores."""
+    found = 0
+    for seed in range(3000):
+        deals = [cls.new(4, 0, seed=seed) for cls in CORES]
+        sec = [s for s, h in enumerate(deals[0].hands) if h & (TRUMPS | EXCUSE_BIT) == PETIT_BIT]
+        for d in deals:
+            assert (d.petit_sec_seat, d.annulled) == ((sec[0], Annulment.PETIT_SEC) if sec else (None, None))
+            assert d.phase is (Phase.DONE if sec else Phase.BIDDING)
+        if sec:
+            assert deals[0].result() == deals[1].result()
+            assert deals[0].result().petit_sec_seat == sec[0]
+            found += 1
+    assert found > 0
+
+
+def test_the_native_scoring_is_the_references() -> None:
+    """``_core.score_played`` (R21–R24 in C) gives the very ``Score`` of ``scoring.score_played``,
+    field for field and type for type, on every input a played deal can give."""
+    rng = random.Random(5)
+    checked = 0
+    for players in (3, 4, 5):
+        var = variant(players)
+        for contract in Contract:
+            for oudlers in range(4):
+                for half in range(183):
+                    points = half / 2
+                    if points != int(points) and not var.half_points:
+                        continue
+                    taker = rng.randrange(players)
+                    others = [s for s in range(players) if s != taker]
+                    partner = rng.choice(others) if players == 5 and rng.random() < 0.7 else None
+                    args = (var, taker, contract, oudlers, points, partner,
+                            rng.choice([None, Side.ATTACK, Side.DEFENCE]),
+                            tuple(rng.sample(list(PoigneeSize) * 2, rng.randrange(3))), rng.random() < 0.2,
+                            rng.choice([None, None, Side.ATTACK, Side.DEFENCE]))
+                    pure, fast = scoring.score_played(*args), native.score_played(*args)
+                    assert fast == pure
+                    assert [type(getattr(fast, f)) for f in pure.__slots__] == \
+                        [type(getattr(pure, f)) for f in pure.__slots__]
+                    checked += 1
+    assert checked > 7000

@@ -7,13 +7,13 @@ Set ``TAROT_DEBUG=1`` to get a traceback for an unexpected internal error.
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Annotated, Any
 
 import typer
@@ -397,9 +397,11 @@ DbOpt = Annotated[str | None, typer.Option(
 
 
 def _ladder_module() -> Any:
-    """``ladder.py`` (the ratings and the database are the server's: loaded only for the ladder)."""
+    """``ladder.py``'s commands (the ratings and the database are the server's: loaded only for
+    the ladder)."""
     try:
-        return importlib.import_module(".ladder", __package__)
+        from .ladder import ladder_command, ladder_merge_command
+        return SimpleNamespace(ladder_command=ladder_command, ladder_merge_command=ladder_merge_command)
     except ImportError as exc:
         typer.echo(f"error: tarot ladder needs the server extra (pip install -e '.[server]'): {exc}",
                    err=True)

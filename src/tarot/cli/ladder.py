@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import math
 import os
 import secrets
 import time
@@ -35,10 +34,9 @@ from rich.text import Text
 from sqlalchemy import create_engine, select
 from sqlalchemy.engine import Connection, Engine
 
-from tarot.bots import BOT_NAMES, build_bot
-from tarot.bots.arena import derive_seed, run_in_order
+from tarot.bots import build_bot
+from tarot.bots.arena import run_in_order
 from tarot.bots.arena_shards import parse_shard
-from tarot.engine import Game
 from tarot.server.players.players import bot_account, bot_identity, ratings_of, save_ratings
 from tarot.server.players.ratings import Rating, ranks, rate_seats
 from tarot.server.store.schema import PlayerRow
@@ -48,40 +46,7 @@ from .arena_ray import ray_in_order
 from .arena_report import _fail, _ProgressBar
 from .files import read_text
 from .i18n import Lang, default_lang, text
-
-
-@dataclass(frozen=True)
-class LadderConfig:
-    """One run: ``games`` games of ``deals`` deals at ``players`` players among ``kinds``."""
-
-    players: int = 4
-    games: int = 100
-    deals: int = 4
-    kinds: tuple[str, ...] = BOT_NAMES
-    seed: int = 0
-    jobs: int = 1
-    think: float | None = None  # seconds per decision of the search bot; None: its default
-
-    def check(self) -> None:
-        """Raise ValueError with a one-line reason if the run cannot be played."""
-        if self.players not in (3, 4, 5):
-            raise ValueError(f"--players must be 3, 4 or 5, not {self.players}")
-        for name, value in (("games", self.games), ("deals", self.deals), ("jobs", self.jobs)):
-            if value < 1:
-                raise ValueError(f"--{name} must be at least 1, not {value}")
-        if self.think is not None and not (math.isfinite(self.think) and self.think > 0):
-            raise ValueError(f"--think must be a positive number of seconds, not {self.think}")
-        if not self.kinds:
-            raise ValueError("--bots names no bot")
-        for kind in self.kinds:
-            # Only the built-in bots: the ladder is the site's, and the site plays only those.
-            if kind not in BOT_NAMES:
-                raise ValueError(f"unknown bot {kind!r}: the ladder rates {', '.join(BOT_NAMES)}")
-
-
-def parse_kinds(spec: str) -> tuple[str, ...]:
-    """``"random, heuristic,random"`` -> ``("random", "heuristic")``: each kind once, in order."""
-    return tuple(dict.fromkeys(k.strip() for k in spec.split(",") if k.strip()))
+from .ladder_games import GameOutcome, LadderConfig, parse_kinds, play_game
 
 
 def identity(kind: str, think: float | None) -> tuple[str, str]:
@@ -89,38 +54,6 @@ def identity(kind: str, think: float | None) -> tuple[str, str]:
     (its own default when ``think`` is None), as the site names it."""
     budget = getattr(build_bot(kind, 0, think), "think", think or 0.0)
     return bot_identity(kind, budget)
-
-
-# --- one game (in a worker process) -------------------------------------------------------
-
-@dataclass(frozen=True)
-class GameOutcome:
-    """What the ratings need of a game: who sat where, and the final totals. Picklable."""
-
-    index: int
-    kinds: tuple[str, ...]  # per seat
-    totals: tuple[int, ...]  # per seat
-
-
-def seat_kinds(config: LadderConfig, index: int) -> tuple[str, ...]:
-    """Game ``index``'s seats, drawn from the kinds with repetition (from the seed alone)."""
-    draws = [derive_seed(config.seed, index, "ladder", "seat", s) for s in range(config.players)]
-    return tuple(config.kinds[d % len(config.kinds)] for d in draws)
-
-
-def play_game(config: LadderConfig, index: int) -> GameOutcome:
-    """Play game ``index``: everything (seats, cards, each bot's seed) derives from (seed, index)."""
-    n = config.players
-    kinds = seat_kinds(config, index)
-    bots = [build_bot(kind, derive_seed(config.seed, index, "ladder", "bot", s), config.think)
-            for s, kind in enumerate(kinds)]
-    deal_seed = derive_seed(config.seed, index, "ladder", "deals")
-    game = Game(n, config.deals, first_dealer=index % n, seed=deal_seed)
-    while game.deal is not None:  # the game deals again after an annulled deal, and moves the dealer
-        seat = game.deal.turn
-        assert seat is not None
-        game.apply(bots[seat].act(game.view(seat)))
-    return GameOutcome(index, kinds, tuple(game.totals))
 
 
 # --- the ratings ------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 from tarot.bots.arena import ProgressCallback, run_in_order
 from tarot.bots.arena_shards import shard_deals
 
-from .ladder import GameOutcome, LadderConfig, play_game
+from .ladder_games import GameOutcome, LadderConfig, play_game
 
 FORMAT = "tarot-ladder-results/1"
 

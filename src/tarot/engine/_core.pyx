@@ -9,18 +9,29 @@ sequences over C arrays, so ``core.hands[seat] |= mask`` works as on a list.
 
 cimport cython
 from cpython.long cimport PyLong_AsUnsignedLongLongMask
-from cpython.ref cimport PyObject
+from cpython.object cimport PyObject_GenericSetAttr
+from cpython.ref cimport PyObject, Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 
 import random as _random
+from dataclasses import fields as _dataclass_fields
 
 from tarot.engine.cards import ABOVE as _PY_ABOVE, CARDS, EXCUSE_BIT as _PY_EXCUSE_BIT
 from tarot.engine.cards import FOLLOW_MASK as _PY_FOLLOW, TRUMPS as _PY_TRUMPS, Card
+from tarot.engine.cards import JACKS as _PY_JACKS, KINGS as _PY_KINGS, KNIGHTS as _PY_KNIGHTS
+from tarot.engine.cards import OUDLERS as _PY_OUDLERS, PETIT_BIT as _PY_PETIT, QUEENS as _PY_QUEENS
 from tarot.engine.core import DealCore as PureDealCore
 from tarot.engine.core import (
     ATTACK, DEFENCE, PLAYS, Phase, coerce_card, count, rng_for, shuffled_masks,
     variant_and_dealer,
 )
 from tarot.engine.errors import IllegalAction
+from tarot.engine.phases import Annulment
+from tarot.engine.rules import Contract, Side
+from tarot.engine.rules import (CHELEM as _CHELEM, CHELEM_ANNOUNCED as _CHELEM_ANNOUNCED,
+                                CHELEM_FAILED as _CHELEM_FAILED, CONTRACT_BASE as _BASE,
+                                PETIT_AU_BOUT as _PAB, TARGETS as _TARGETS)
+from tarot.engine.scoring import DealResult, Score
 from tarot.engine.tricks import Trick
 
 cdef extern from *:
@@ -45,6 +56,13 @@ cdef extern from *:
         Py_DECREF(args);
         return o;
     }
+    static PyObject* tarot_new_tuple_of(PyObject* cls, PyObject* items) {  /* tuple.__new__(cls, items) */
+        PyObject* args = PyTuple_Pack(1, items);
+        if (!args) return NULL;
+        PyObject* o = PyTuple_Type.tp_new((PyTypeObject*)cls, args, NULL);
+        Py_DECREF(args);
+        return o;
+    }
     static inline int tarot_popcount(tarot_u128 x) {
         return __builtin_popcountll((unsigned long long)x) + __builtin_popcountll((unsigned long long)(x >> 64));
     }
@@ -61,6 +79,7 @@ cdef extern from *:
     ctypedef unsigned long long u128 "tarot_u128"
     object u128_to_py "tarot_u128_to_py"(u128 x)
     object new_like "tarot_new_like"(object self)
+    object new_tuple_of "tarot_new_tuple_of"(object cls, object items)
     int popcount "tarot_popcount"(u128 x) nogil
     int lowest "tarot_lowest"(u128 x) nogil
     int highest "tarot_highest"(u128 x) nogil
@@ -78,6 +97,12 @@ cdef u128 to_mask(object value) except? 0xFFFF:
 cdef u128 ONE = 1
 cdef u128 TRUMPS_M = to_mask(_PY_TRUMPS)
 cdef u128 EXCUSE_M = to_mask(_PY_EXCUSE_BIT)
+cdef u128 PETIT_M = to_mask(_PY_PETIT)
+cdef u128 OUDLERS_M = to_mask(_PY_OUDLERS)
+cdef u128 BIG_M = to_mask(_PY_KINGS | _PY_OUDLERS)
+cdef u128 QUEENS_M = to_mask(_PY_QUEENS)
+cdef u128 KNIGHTS_M = to_mask(_PY_KNIGHTS)
+cdef u128 JACKS_M = to_mask(_PY_JACKS)
 cdef u128 FOLLOW_M[78]
 cdef u128 ABOVE_M[78]
 cdef int _i
@@ -88,6 +113,13 @@ for _i in range(78):
 cdef object _PLAY = Phase.PLAY
 cdef object _DONE = Phase.DONE
 cdef object _BIDDING = Phase.BIDDING
+cdef object _CALL = Phase.CALL
+cdef object _ECART = Phase.ECART
+cdef object _ANNOUNCE = Phase.ANNOUNCE
+cdef object _PETIT_SEC = Annulment.PETIT_SEC
+cdef object _ALL_PASS = Annulment.ALL_PASS
+cdef object _Contract = Contract
+cdef tuple _SIDES = (Side.ATTACK, Side.DEFENCE)
 cdef tuple _CARDS = tuple(CARDS)
 cdef tuple _PLAYS = PLAYS
 cdef object _Card = Card
@@ -234,6 +266,11 @@ cdef class DealCore:
         self.legal_ok = False
         self.phase = _BIDDING
         self.turn_c = (dealer + 1) % players
+        for seat in range(players):  # R6: the software detects a petit sec itself
+            if (self.hands_m[seat] & (TRUMPS_M | EXCUSE_M)) == PETIT_M:
+                self.petit_sec_seat = seat
+                self._annul(_PETIT_SEC)
+                break
 
     @classmethod
     def new(cls, players=4, dealer=0, seed=None, rng=None):
@@ -419,6 +456,73 @@ cdef class DealCore:
         fields = {name: getattr(self, name) for name in _FIELDS}
         return _restore, (type(self), {k: list(v) if isinstance(v, _Seats) else v for k, v in fields.items()})
 
+    # --- the bidding and the phase steps ----------------------------------------------
+
+    def _bid(self, action):
+        """R7: apply ``action`` if it is a legal bid now and say so (``core.DealCore._bid``)."""
+        seat = action.seat
+        contract = action.contract
+        if self.phase is not _BIDDING or seat != self.turn:
+            return False
+        if contract is not None:
+            high = self.high_bid
+            if type(contract) is not _Contract or (high is not None and contract <= high):
+                return False
+            self.high_bid = contract
+            self.taker = seat
+        self.legal_ok = False
+        self.actions.append(action)
+        cdef list bids = self.bids
+        bids.append(contract)
+        if len(bids) < self.n:
+            self.turn_c = (self.turn_c + 1) % self.n  # R7: each speaks once, in turn
+        elif self.high_bid is None:
+            self._annul(_ALL_PASS)
+        else:
+            self._start_contract()
+        return True
+
+    def _start_contract(self):
+        """R7: the highest bid is the contract; at five the taker calls a card first (R8)."""
+        self.contract = self.high_bid
+        cdef int taker = self.taker
+        self.side_c[taker] = ATTACK
+        if self.variant.calls_card:
+            self.phase = _CALL
+            self.turn_c = taker
+        else:
+            self._start_chien()
+
+    def _start_chien(self):
+        """R10/R12: after a prise or a garde the taker takes the chien and discards."""
+        cdef int taker = self.taker
+        self.legal_ok = False
+        if self.contract.chien_shown:
+            self.hands_m[taker] |= to_mask(self.chien)
+            self.phase = _ECART
+            self.turn_c = taker
+        else:
+            self._start_announce()
+
+    def _start_announce(self):
+        """R13: the taker may announce a chelem before the first card."""
+        self.phase = _ANNOUNCE
+        self.turn_c = self.taker
+
+    def _start_play(self):
+        self.legal_ok = False
+        self.phase = _PLAY
+        self.turn_c = self.leader_c
+
+    def _annul(self, why):
+        """R6, R7: the deal ends without a score."""
+        self.annulled = why
+        self._end()
+
+    def _end(self):
+        self.phase = _DONE
+        self.turn_c = -1
+
     # --- card play ---------------------------------------------------------------------
 
     cdef u128 legal(self):
@@ -530,8 +634,12 @@ cdef class DealCore:
         ws = self.side_c[winner]
         self.won_m[ws] |= mask
         self.tricks_won_c[ws] += 1
-        cards = tuple([_CARDS[self.trick_c[i]] for i in range(self.trick_len)])
-        self.tricks.append(_new_trick(_Trick, (leader, cards, winner, n)))
+        cards = PyTuple_New(self.trick_len)
+        for i in range(self.trick_len):
+            card = (<tuple>_CARDS)[self.trick_c[i]]
+            Py_INCREF(card)
+            PyTuple_SET_ITEM(cards, i, card)
+        self.tricks.append(new_tuple_of(_Trick, (leader, cards, winner, n)))
         self.trick_len = 0
         self.trick_mask_m = self.lead_mask_m = 0
         self.high_c = 0
@@ -558,6 +666,115 @@ cdef class DealCore:
         """What the score of a played deal depends on besides the contract (R20, R22, R23)."""
         return count(self)
 
+    def result(self):
+        """The outcome (R20–R24): ``core.DealCore.result``, its count (``core.count``) in C."""
+        if self.phase is not _DONE:
+            raise ValueError(f"the deal is not over (phase {self.phase.value})")
+        if self.annulled is not None:
+            return DealResult(self.annulled, None, self.petit_sec_seat, self.n)
+        if not self.tricks:
+            raise ValueError("the deal has no count: its cards are not all played")
+        contract = self.contract
+        cdef u128 attack = self.won_m[ATTACK]
+        if contract.chien_shown:
+            attack |= to_mask(self.ecart)
+        elif contract.chien_to_attack:  # garde sans (R12)
+            attack |= to_mask(self.chien)
+        cdef int half = (popcount(attack) + 8 * popcount(attack & BIG_M) + 6 * popcount(attack & QUEENS_M)
+                         + 4 * popcount(attack & KNIGHTS_M) + 2 * popcount(attack & JACKS_M))
+        cdef double points = (half + self.excuse_c) / 2.0
+        cdef list tricks = self.tricks
+        cdef Py_ssize_t done = len(tricks)  # (no negative indices: the module has wraparound off)
+        last = tricks[done - 1]
+        pab = None
+        if 56 in last.cards:
+            pab = _SIDES[self.side_c[<int>last.winner]]
+        elif last.cards[0] == 77 and last.winner == last.leader:
+            # Last trick won under R19: T1 in the second-to-last trick counts as au bout too (R23).
+            before = tricks[done - 2]
+            if 56 in before.cards:
+                pab = _SIDES[self.side_c[<int>before.winner]]
+        chelem = None
+        if self.tricks_won_c[ATTACK] == self.hand_size:
+            chelem = Side.ATTACK
+        elif self.tricks_won_c[DEFENCE] == self.hand_size:
+            chelem = Side.DEFENCE
+        var = self.variant
+        poignees = []
+        for m in self.poignees.values():
+            p = var.poignee_size(m.bit_count())
+            if p:
+                poignees.append(p)
+        score = score_played(var, self.taker, contract, popcount(attack & OUDLERS_M), points, self.partner,
+                             pab, tuple(poignees), self.chelem_announced, chelem)
+        return frozen(DealResult, RESULT_FIELDS, (None, score, None, 0))
+
+
+cdef int MULTIPLIERS[5]
+MULTIPLIERS[:] = [0, 1, 2, 4, 6]
+cdef int TARGETS_C[4]
+TARGETS_C[:] = [_TARGETS[0], _TARGETS[1], _TARGETS[2], _TARGETS[3]]
+cdef int C_BASE = _BASE, C_PAB = _PAB, C_CHELEM = _CHELEM, C_CHELEM_ANNOUNCED = _CHELEM_ANNOUNCED
+cdef int C_CHELEM_FAILED = _CHELEM_FAILED
+cdef object _ATTACK_SIDE = Side.ATTACK
+cdef object _DEFENCE_SIDE = Side.DEFENCE
+
+
+def score_played(var, int taker, contract, int oudlers, double points, partner, petit_au_bout,
+                 tuple poignees, chelem_announced, chelem):
+    """``scoring.score_played`` (R21–R24, the reference) in C: the same ``Score``, field for field
+    (tested on every input a deal can give)."""
+    cdef int players = var.players
+    cdef int mult = MULTIPLIERS[<int>contract]
+    cdef int target = TARGETS_C[oudlers]
+    cdef bint made = points >= target
+    # R21: the half point goes to the side that wins.
+    cdef int rounded = <int>points  # (floor: points are never negative)
+    if made and points != rounded:
+        rounded += 1  # (ceil)
+    cdef int margin = rounded - target if rounded >= target else target - rounded
+    cdef int sign = 1 if made else -1
+    cdef int base = (C_BASE + margin) * mult * sign
+    cdef int pab = 0
+    if petit_au_bout is not None:
+        pab = C_PAB * mult * (1 if petit_au_bout is _ATTACK_SIDE else -1)
+    cdef int poignee = 0
+    for p in poignees:
+        poignee += <int>p
+    poignee *= sign
+    cdef int chelem_prime = 0
+    if chelem is _ATTACK_SIDE:
+        chelem_prime = C_CHELEM_ANNOUNCED if chelem_announced else C_CHELEM
+    else:
+        if chelem_announced:
+            chelem_prime -= C_CHELEM_FAILED
+        if chelem is _DEFENCE_SIDE:
+            chelem_prime -= C_CHELEM
+    cdef int s = base + pab + poignee + chelem_prime
+    scores = [-s] * players
+    if partner is None:
+        scores[taker] = <int>var.taker_share * s  # R24: alone against all
+    else:
+        scores[taker] = 2 * s
+        scores[<int>partner] = s
+    return frozen(Score, SCORE_FIELDS, (players, taker, partner, contract, oudlers, points, target, made,
+                                        margin, base, petit_au_bout, pab, poignees, poignee,
+                                        chelem_announced, chelem, chelem_prime, s, tuple(scores)))
+
+
+cdef tuple SCORE_FIELDS = tuple(f.name for f in _dataclass_fields(Score))  # (in __init__'s order)
+cdef tuple RESULT_FIELDS = tuple(f.name for f in _dataclass_fields(DealResult))
+
+
+cdef object frozen(type cls, tuple names, tuple values):
+    """An instance of the frozen dataclass ``cls`` from its fields' values, set as its generated
+    ``__init__`` sets them (``object.__setattr__``), without a Python call for each."""
+    obj = cls.__new__(cls)
+    cdef Py_ssize_t i
+    for i in range(len(names)):
+        PyObject_GenericSetAttr(obj, names[i], values[i])
+    return obj
+
 
 _FIELDS = tuple(name for name in PureDealCore.__slots__ if name != "players")
 
@@ -569,6 +786,10 @@ def _restore(cls, fields):
     for name, value in fields.items():
         setattr(core, name, value)
     return core
+
+
+cdef int SHELL_GAPS[4]
+SHELL_GAPS[:] = [23, 10, 4, 1]
 
 
 cdef tuple shuffle_words(int players, int hand_size, object rng):
@@ -590,14 +811,24 @@ cdef tuple shuffle_words(int players, int hand_size, object rng):
         b = (<u64>p[8 * i + 4] | (<u64>p[8 * i + 5] << 8) | (<u64>p[8 * i + 6] << 16)
              | (<u64>p[8 * i + 7] << 24))
         keys[i] = ((a >> 5) << 26) | (b >> 6)
-    # a stable insertion sort of the cards by key, as sorted() does
+    # the cards by key, ties in card order, as sorted() does: a Shell sort of (key, card) as one
+    # 60-bit number (53-bit key, 7-bit card: all distinct, so any sort is the stable one)
+    cdef u64 pairs[78]
+    cdef int gap, g
+    cdef u64 v
     for i in range(78):
-        key = keys[i]
-        j = i - 1
-        while j >= 0 and keys[order[j]] > key:
-            order[j + 1] = order[j]
-            j -= 1
-        order[j + 1] = i
+        pairs[i] = (keys[i] << 7) | i
+    for g in range(4):
+        gap = SHELL_GAPS[g]
+        for i in range(gap, 78):
+            v = pairs[i]
+            j = i
+            while j >= gap and pairs[j - gap] > v:
+                pairs[j] = pairs[j - gap]
+                j -= gap
+            pairs[j] = v
+    for i in range(78):
+        order[i] = <int>(pairs[i] & 127)
     cdef u128 hand
     masks = []
     for i in range(players):

@@ -1,32 +1,34 @@
-"""The card-play core of a deal (R5, R9, R15–R20, R23's counting): the pure-Python reference.
+"""The core of a deal (R5–R7, R9, R15–R24's counting and scoring): the pure-Python reference.
 
-``DealCore`` holds a deal's whole state and does the hot path bots spend their time in:
-dealing (``new``), ``legal_mask``, ``play`` (which finishes a trick), ``copy`` and the
-count at the end (``attack_cards``, ``count``). ``Deal`` (deal.py) subclasses it and adds
-the bidding, the call, the écart, the announces, the checks and the views; it adds no
-state of its own, so ``copy`` copies everything. ``_core.pyx`` is the same class compiled
-with masks as C 128-bit integers; ``engine.select`` picks which one the engine uses.
+``DealCore`` holds a deal's whole state and does what every deal, and the bots' search, spends
+its time in: dealing (``new``, with R6's petit sec), the bidding (``_bid``, R7) and the phase
+steps up to the call or the écart (``_start_*``), ``legal_mask``, ``play`` (which finishes a
+trick), ``copy``, the count at the end (``attack_cards``, ``count``) and the ``result`` (its
+score through ``scoring.score_played``). ``Deal`` (deal.py) subclasses it and adds the call, the
+écart, the announces, every check and the views; it adds no state of its own, so ``copy``
+copies everything. ``_core.pyx`` is the same class compiled with masks as C 128-bit integers
+(and its count and score in C); ``engine.select`` picks which one the engine uses.
 
-Fields: the core *owns* (sets in ``_setup``, changes while cards are played)
+Fields: the core *owns* (sets in ``_setup``, changes while bids are made and cards played)
 ``variant``, ``players``, ``dealer``, ``dealt``, ``chien``, ``hands``, ``phase``,
 ``turn``, ``leader``, ``trick``, ``trick_mask``, ``lead_mask``, ``trick_high``,
-``tricks``, ``won``, ``tricks_won``, ``excuse_adjust``, ``actions`` and the
+``tricks``, ``won``, ``tricks_won``, ``excuse_adjust``, ``actions``, ``annulled``,
+``petit_sec_seat``, ``bids``, ``high_bid``, ``taker``, ``contract``, ``side`` and the
 ``legal_mask`` cache ``_legal`` (-1: stale; whoever changes a hand or the phase sets it).
-It *carries* (starts and copies, never decides) what the bidding and the écart decide:
-``annulled``, ``petit_sec_seat``, ``bids``, ``high_bid``, ``taker``, ``contract``,
-``called``, ``partner``, ``side``, ``ecart``, ``ecart_trumps``, ``chelem_announced``,
-``poignees``. Of those the hot path reads ``side`` (who wins what), ``called`` (R9's
-first lead at five), and the count reads ``contract``, ``ecart`` and ``chien``.
+It *carries* (starts and copies, never decides) what the call and the écart decide:
+``called``, ``partner``, ``ecart``, ``ecart_trumps``, ``chelem_announced``, ``poignees``.
+Of those the hot path reads ``called`` (R9's first lead at five), and the count reads
+``ecart``.
 
 ``hands``, ``won``, ``tricks_won`` and ``side`` are lists here; in the native core they are
 write-through sequences (``core.hands[seat] |= mask`` works on both; compare with ``list()``;
 each index converts a C mask, so a hot loop takes ``list(core.hands)`` once), and ``trick``
 is a new list at each read there.
 
-A subclass (``Deal``) declares ``__slots__ = ()``, builds through ``_setup`` (its override
-calls ``super()._setup`` first), sets ``_legal = -1`` after changing a hand or the phase,
-appends its own actions to ``actions``, and may override ``_check_play`` to say which rule
-refuses a card (``play`` calls it before raising).
+A subclass (``Deal``) declares ``__slots__ = ()``, builds through ``_setup``, sets
+``_legal = -1`` after changing a hand or the phase, appends its own actions to ``actions``,
+and may override ``_check_play`` to say which rule refuses a card (``play`` calls it before
+raising); a bid ``_bid`` refuses (False, nothing changed) is for ``Deal.check`` to explain.
 """
 
 from __future__ import annotations
@@ -36,15 +38,30 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Final, Self
 
-from .actions import Action, Play
-from .cards import ABOVE, CARDS, EXCUSE, EXCUSE_BIT, FOLLOW_MASK, OUDLERS, TRUMPS, Card, half_points
+from .actions import Action, Bid, Play
+from .cards import (
+    ABOVE,
+    CARDS,
+    EXCUSE,
+    EXCUSE_BIT,
+    FOLLOW_MASK,
+    OUDLERS,
+    PETIT_BIT,
+    TRUMPS,
+    Card,
+    half_points,
+)
 from .errors import IllegalAction
-from .phases import Phase
+from .phases import Annulment, Phase
 from .rules import Contract, Side, Variant, variant
+from .scoring import DealResult, score_played
 from .tricks import Trick
 
 # Enum attribute lookups cost ~60 ns each; the hot paths use these module constants.
 _BIDDING = Phase.BIDDING
+_CALL = Phase.CALL
+_ECART = Phase.ECART
+_ANNOUNCE = Phase.ANNOUNCE
 _PLAY = Phase.PLAY
 _DONE = Phase.DONE
 ATTACK, DEFENCE = 0, 1  # the values of ``side[seat]`` and the indices of ``won``/``tricks_won``
@@ -188,6 +205,11 @@ class DealCore:
         self._legal = -1
         self.phase = _BIDDING
         self.turn = (dealer + 1) % players
+        for seat, m in enumerate(masks):  # R6: the software detects a petit sec itself
+            if m & (TRUMPS | EXCUSE_BIT) == PETIT_BIT:
+                self.petit_sec_seat = seat
+                self._annul(Annulment.PETIT_SEC)
+                break
 
     @classmethod
     def new(cls, players: int = 4, dealer: int = 0, seed: int | str | bytes | None = None,
@@ -238,6 +260,75 @@ class DealCore:
         return c
 
     __copy__ = copy
+
+    # --- the bidding and the phase steps -------------------------------------------------
+
+    def _bid(self, action: Bid) -> bool:
+        """R7: apply ``action`` if it is a legal bid now (the seat to speak, a pass or a higher
+        contract), appended to ``actions``, and say so; False, changing nothing, otherwise
+        (``Deal.check`` then says why)."""
+        seat = action.seat
+        contract = action.contract
+        if self.phase is not _BIDDING or seat != self.turn:
+            return False
+        if contract is not None:
+            high = self.high_bid
+            if contract.__class__ is not Contract or (high is not None and contract <= high):
+                return False
+            self.high_bid = contract
+            self.taker = seat
+        self._legal = -1
+        self.actions.append(action)
+        bids = self.bids
+        bids.append(contract)
+        if len(bids) < self.players:
+            self.turn = (seat + 1) % self.players  # R7: each speaks once, in turn
+        elif self.high_bid is None:
+            self._annul(Annulment.ALL_PASS)
+        else:
+            self._start_contract()
+        return True
+
+    def _start_contract(self) -> None:
+        """R7: the highest bid is the contract; at five the taker calls a card first (R8)."""
+        self.contract = self.high_bid
+        self.side[self.taker] = ATTACK  # type: ignore[index]
+        if self.variant.calls_card:
+            self.phase = _CALL
+            self.turn = self.taker
+        else:
+            self._start_chien()
+
+    def _start_chien(self) -> None:
+        """R10/R12: after a prise or a garde the taker takes the chien and discards; after a
+        garde sans or contre nobody sees it."""
+        assert self.contract is not None
+        self._legal = -1
+        if self.contract.chien_shown:
+            self.hands[self.taker] |= self.chien  # type: ignore[index]
+            self.phase = _ECART
+            self.turn = self.taker
+        else:
+            self._start_announce()
+
+    def _start_announce(self) -> None:
+        """R13: the taker may announce a chelem before the first card."""
+        self.phase = _ANNOUNCE
+        self.turn = self.taker
+
+    def _start_play(self) -> None:
+        self._legal = -1
+        self.phase = _PLAY
+        self.turn = self.leader
+
+    def _annul(self, why: Annulment) -> None:
+        """R6, R7: the deal ends without a score."""
+        self.annulled = why
+        self._end()
+
+    def _end(self) -> None:
+        self.phase = _DONE
+        self.turn = None
 
     # --- card play -----------------------------------------------------------------
 
@@ -353,6 +444,20 @@ class DealCore:
     def count(self) -> Count:
         """What the score of a played deal depends on besides the contract (R20, R22, R23)."""
         return count(self)
+
+    def result(self) -> DealResult:
+        """The outcome (R20–R24); raises ValueError while the deal is not over."""
+        if self.phase is not _DONE:
+            raise ValueError(f"the deal is not over (phase {self.phase.value})")
+        if self.annulled is not None:
+            return DealResult(self.annulled, None, self.petit_sec_seat, self.players)
+        assert self.taker is not None and self.contract is not None
+        counted = self.count()  # (R17–R20, R23's petit au bout, the chelem)
+        var = self.variant
+        poignees = tuple(p for m in self.poignees.values() if (p := var.poignee_size(m.bit_count())))
+        return DealResult(None, score_played(
+            var, self.taker, self.contract, counted.oudlers, counted.points, self.partner,
+            counted.petit_au_bout, poignees, self.chelem_announced, counted.chelem))
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,15 +3,15 @@
 One mutable ``Deal`` per deal: ``legal_actions()``, ``apply(action)`` (which returns the action
 and appends it to ``actions``), ``view(seat)``, ``result()``, and a cheap ``copy()`` for search.
 Every refusal raises ``IllegalAction`` before anything changes. Each kind of action has its check
-and its effect in one table (``_RULES``); each phase is entered by a named step (``_start_*``).
-Card play has a fast path (``legal_mask()`` / ``play(card)``) because bots spend their time
-there. What a seat may see is ``view.Observer``'s.
+and its effect in one table (``_RULES``); each phase is entered by a named step (``_start_*``,
+the core's). The core (``core.py`` or its native twin) does what every deal goes through: the
+dealing, the bidding, card play (``legal_mask()`` / ``play(card)``), the count and the score.
+What a seat may see is ``view.Observer``'s.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from .actions import Action, Bid, Call, Chelem, Ecart, Play, Poignee
@@ -23,7 +23,6 @@ from .cards import (
     KINGS,
     KNIGHTS,
     OUDLERS,
-    PETIT_BIT,
     QUEENS,
     TRUMPS,
     Card,
@@ -35,8 +34,8 @@ from .core import ATTACK, PLAYS, variant_and_dealer
 from .errors import IllegalAction
 from .options import EcartOptions, PoigneeOptions
 from .phases import Annulment, Phase
-from .rules import Contract, PoigneeSize, Variant
-from .scoring import Score, score_deal
+from .rules import Contract, PoigneeSize
+from .scoring import DealResult
 from .view import Observer, View
 
 if TYPE_CHECKING:  # mypy checks against the pure core; the native one has the same interface
@@ -59,31 +58,6 @@ _CONTRACTS: Final = tuple(Contract)
 _BIDS: Final = tuple((Bid(s, None),) + tuple(Bid(s, c) for c in _CONTRACTS) for s in range(5))
 _SUIT_NAMES: Final = {Suit.SPADES: "spades", Suit.HEARTS: "hearts", Suit.DIAMONDS: "diamonds",
                       Suit.CLUBS: "clubs"}
-
-
-@dataclass(frozen=True, slots=True)
-class DealResult:
-    """The outcome of a finished deal: annulled, or scored."""
-
-    annulled: Annulment | None
-    score: Score | None
-    petit_sec_seat: int | None = None
-    players: int = 0  # an annulled deal scores 0 for each of them
-
-    @property
-    def scores(self) -> tuple[int, ...]:
-        return self.score.scores if self.score else (0,) * self.players
-
-    def to_dict(self) -> dict[str, Any]:
-        """The replay result shape of docs/records.md (without ``legal``)."""
-        s = self.score
-        if s is None:
-            return {"annulled": self.annulled.value if self.annulled else None, "taker": None,
-                    "partner": None, "contract": None, "oudlers": None, "points": None,
-                    "made": None, "scores": list(self.scores)}
-        return {"annulled": None, "taker": s.taker, "partner": s.partner,
-                "contract": s.contract.name_text, "oudlers": s.oudlers, "points": s.points,
-                "made": s.made, "scores": list(s.scores)}
 
 
 class Deal(DealCore):
@@ -114,15 +88,7 @@ class Deal(DealCore):
                              f"not {chien_mask.bit_count()}")
         if seen & chien_mask:
             raise ValueError(f"R1: card {cards_of(seen & chien_mask)[0]} is dealt twice")
-        self._setup(rules, dealer, masks, chien_mask)
-
-    def _setup(self, rules: Variant, dealer: int, masks: list[int], chien_mask: int) -> None:
-        super()._setup(rules, dealer, masks, chien_mask)
-        for seat, m in enumerate(masks):  # R6: the software detects a petit sec itself
-            if m & (TRUMPS | EXCUSE_BIT) == PETIT_BIT:
-                self.petit_sec_seat = seat
-                self._annul(Annulment.PETIT_SEC)
-                break
+        self._setup(rules, dealer, masks, chien_mask)  # (R6: a petit sec annuls the deal at once)
 
     # --- state queries ---------------------------------------------------------
 
@@ -409,23 +375,19 @@ class Deal(DealCore):
         """
         if type(action) is Play:
             return self.play(action.card, action.seat)
+        if type(action) is Bid:  # (R7, in the core: the bidding is on every deal's path)
+            if not self._bid(action):
+                self.check(action)  # says which rule refuses it
+                raise IllegalAction("R7", f"{action} is not legal now", "bid_too_low")  # pragma: no cover
+            return action
         self.check(action)
         self._legal = -1
         _RULES[type(action)][1](self, action)
         self.actions.append(action)
         return action
 
-    def _apply_bid(self, action: Bid) -> None:
-        self.bids.append(action.contract)
-        if action.contract is not None:
-            self.high_bid = action.contract
-            self.taker = action.seat
-        if len(self.bids) < self.players:
-            self.turn = (action.seat + 1) % self.players  # R7: each speaks once, in turn
-        elif self.high_bid is None:
-            self._annul(Annulment.ALL_PASS)
-        else:
-            self._start_contract()
+    def _apply_bid(self, action: Bid) -> None:  # pragma: no cover  # apply() bids through _bid
+        raise AssertionError("a bid is applied by DealCore._bid")
 
     def _apply_call(self, action: Call) -> None:
         self.called = action.card
@@ -454,67 +416,6 @@ class Deal(DealCore):
 
     def _apply_play_action(self, action: Play) -> None:  # pragma: no cover  # apply() plays directly
         self.play(action.card, action.seat)
-
-    # --- phase steps ---------------------------------------------------------------
-
-    def _start_contract(self) -> None:
-        """R7: the highest bid is the contract; at five the taker calls a card first (R8)."""
-        self.contract = self.high_bid
-        self.side[self.taker] = ATTACK  # type: ignore[index]
-        if self.variant.calls_card:
-            self.phase = _CALL
-            self.turn = self.taker
-        else:
-            self._start_chien()
-
-    def _start_chien(self) -> None:
-        """R10/R12: after a prise or a garde the taker takes the chien and discards; after a
-        garde sans or contre nobody sees it."""
-        assert self.contract is not None
-        if self.contract.chien_shown:
-            self.hands[self.taker] |= self.chien  # type: ignore[index]
-            self._start_ecart()
-        else:
-            self._start_announce()
-
-    def _start_ecart(self) -> None:
-        self.phase = _ECART
-        self.turn = self.taker
-
-    def _start_announce(self) -> None:
-        """R13: the taker may announce a chelem before the first card."""
-        self.phase = _ANNOUNCE
-        self.turn = self.taker
-
-    def _start_play(self) -> None:
-        self.phase = _PLAY
-        self.turn = self.leader
-
-    def _annul(self, why: Annulment) -> None:
-        """R6, R7: the deal ends without a score."""
-        self.annulled = why
-        self._end()
-
-    def _end(self) -> None:
-        self.phase = _DONE
-        self.turn = None
-
-    def result(self) -> DealResult:
-        """The outcome; raises ValueError while the deal is not over."""
-        if self.phase is not _DONE:
-            raise ValueError(f"the deal is not over (phase {self.phase.value})")
-        if self.annulled is not None:
-            return DealResult(self.annulled, None, self.petit_sec_seat, self.players)
-        assert self.taker is not None and self.contract is not None
-        counted = self.count()  # the card count: the core's (R17–R20, R23's petit au bout, chelem)
-        score = score_deal(
-            players=self.players, taker=self.taker, contract=self.contract,
-            oudlers=counted.oudlers, points=counted.points, partner=self.partner,
-            petit_au_bout=counted.petit_au_bout,
-            poignees=[p for m in self.poignees.values() if (p := self.variant.poignee_size(m.bit_count()))],
-            chelem_announced=self.chelem_announced, chelem=counted.chelem,
-        )
-        return DealResult(None, score)
 
     # --- views -------------------------------------------------------------------
 

@@ -1,11 +1,14 @@
-"""Scoring (R20–R24): one function shared by played deals and the score calculator."""
+"""Scoring (R20–R24): one function shared by played deals and the score calculator, and a
+deal's outcome (``DealResult``)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from .phases import Annulment
 from .rules import (
     CHELEM,
     CHELEM_ANNOUNCED,
@@ -16,8 +19,12 @@ from .rules import (
     Contract,
     PoigneeSize,
     Side,
+    Variant,
     variant,
 )
+
+_ATTACK = Side.ATTACK  # (enum attribute lookups cost ~60 ns each)
+_DEFENCE = Side.DEFENCE
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +50,31 @@ class Score:
     chelem_prime: int
     per_defender: int  # S of R24
     scores: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """The outcome of a finished deal: annulled, or scored."""
+
+    annulled: Annulment | None
+    score: Score | None
+    petit_sec_seat: int | None = None
+    players: int = 0  # an annulled deal scores 0 for each of them
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return self.score.scores if self.score else (0,) * self.players
+
+    def to_dict(self) -> dict[str, Any]:
+        """The replay result shape of docs/records.md (without ``legal``)."""
+        s = self.score
+        if s is None:
+            return {"annulled": self.annulled.value if self.annulled else None, "taker": None,
+                    "partner": None, "contract": None, "oudlers": None, "points": None,
+                    "made": None, "scores": list(self.scores)}
+        return {"annulled": None, "taker": s.taker, "partner": s.partner,
+                "contract": s.contract.name_text, "oudlers": s.oudlers, "points": s.points,
+                "made": s.made, "scores": list(s.scores)}
 
 
 def score_deal(
@@ -77,7 +109,16 @@ def score_deal(
         raise ValueError(f"R21: half points cannot occur at {players} players")
     if len(poignees) > players:
         raise ValueError(f"R14: each player shows at most one poignée ({len(poignees)} given)")
+    return score_played(var, taker, contract, oudlers, points, partner, petit_au_bout, tuple(poignees),
+                        chelem_announced, chelem)
 
+
+def score_played(var: Variant, taker: int, contract: Contract, oudlers: int, points: float,
+                 partner: int | None, petit_au_bout: Side | None, poignees: tuple[PoigneeSize, ...],
+                 chelem_announced: bool, chelem: Side | None) -> Score:
+    """``score_deal``'s figures from inputs known to be possible (a played deal's own: both
+    engine cores score through here, without ``score_deal``'s checks)."""
+    players = var.players
     mult = contract.multiplier
     target = TARGETS[oudlers]
     made = points >= target
@@ -87,15 +128,15 @@ def score_deal(
     sign = 1 if made else -1
     base = (CONTRACT_BASE + margin) * mult * sign
 
-    pab = 0 if petit_au_bout is None else PETIT_AU_BOUT * mult * (1 if petit_au_bout is Side.ATTACK else -1)
+    pab = 0 if petit_au_bout is None else PETIT_AU_BOUT * mult * (1 if petit_au_bout is _ATTACK else -1)
     poignee = sum(poignees) * sign
     chelem_prime = 0
-    if chelem is Side.ATTACK:
+    if chelem is _ATTACK:
         chelem_prime = CHELEM_ANNOUNCED if chelem_announced else CHELEM
     else:
         if chelem_announced:
             chelem_prime -= CHELEM_FAILED
-        if chelem is Side.DEFENCE:
+        if chelem is _DEFENCE:
             chelem_prime -= CHELEM
 
     s = base + pab + poignee + chelem_prime
@@ -105,10 +146,7 @@ def score_deal(
     else:
         scores[taker] = 2 * s
         scores[partner] = s
-    return Score(
-        players=players, taker=taker, partner=partner, contract=contract, oudlers=oudlers,
-        points=float(points), target=target, made=made, margin=margin, base=base,
-        petit_au_bout=petit_au_bout, petit_au_bout_prime=pab, poignees=tuple(poignees),
-        poignee_prime=poignee, chelem_announced=chelem_announced, chelem=chelem,
-        chelem_prime=chelem_prime, per_defender=s, scores=tuple(scores),
-    )
+    # (positional, in the order of Score's fields: a played deal's score is on every deal's path)
+    return Score(players, taker, partner, contract, oudlers, float(points), target, made, margin, base,
+                 petit_au_bout, pab, poignees, poignee, chelem_announced, chelem, chelem_prime, s,
+                 tuple(scores))
