@@ -58,6 +58,7 @@ _POIGNEE_AT: Final = _DEALER_AT + 5
 _PHASE_AT: Final = _POIGNEE_AT + 5
 _PLAYERS_AT: Final = _PHASE_AT + 8
 _CHELEM_AT: Final = _PLAYERS_AT + 3
+_REL: Final = {n: [[(s - seat) % n for s in range(n)] for seat in range(n)] for n in (3, 4, 5)}
 
 
 def observation_bits(deal: Deal, seat: int, choosing: str | None = None,
@@ -66,57 +67,61 @@ def observation_bits(deal: Deal, seat: int, choosing: str | None = None,
     is part ``i``), and each hand's size from the observer. ``choosing``: what the seat is in the
     middle of deciding, when the engine's phase does not say it ("poignee": whether to show one;
     "poignee_cards" or "ecart": the cards, ``chosen`` so far)."""
-    n = deal.players
     hands = list(deal.hands)
     won = deal.won
-    played_all = won[0] | won[1] | deal.trick_mask  # every card of the tricks so far
+    trick = deal.trick_mask
+    played_all = won[0] | won[1] | trick  # every card of the tricks so far
     taker = deal.taker
     chien = deal.chien
-    dealt = deal.dealt
     # the chien's cards: only the taker's to play
-    played = [(dealt[s] | chien if s == taker else dealt[s]) & played_all for s in range(n)]
+    played = [held & played_all for held in deal.dealt]
+    if taker is not None:
+        played[taker] = (deal.dealt[taker] | chien) & played_all
     shown = 0
     for cards in deal.poignees.values():
         shown |= cards
-    first = deal.dealer + 1
     phase = deal.phase
-    return pack(n, seat, hands[seat], played, deal.trick_mask, chien if chien_shown(deal) else 0,
+    return pack(deal.players, seat, hands[seat], played, trick, chien if chien_shown(deal) else 0,
                 deal.ecart if seat == taker else 0, deal.ecart_trumps, shown, deal.called, chosen,
-                [((first + i) % n, c) for i, c in enumerate(deal.bids)], deal.contract, taker,
-                deal.partner_known_to(seat), deal.leader if phase is _PLAY else None, deal.dealer,
-                deal.poignees, phase.value if choosing is None else choosing,
-                deal.chelem_announced, [h.bit_count() for h in hands])
+                deal.dealer + 1, deal.bids, deal.contract, taker, deal.partner_known_to(seat),
+                deal.leader if phase is _PLAY else None, deal.dealer, deal.poignees,
+                phase.value if choosing is None else choosing, deal.chelem_announced,
+                [h.bit_count() for h in hands])
 
 
 def pack(n: int, seat: int, hand: int, played: list[int], trick: int, chien: int, ecart: int,
-         ecart_trumps: int, shown: int, called: int | None, chosen: int,
-         bids: Iterable[tuple[int, Contract | None]], contract: Contract | None, taker: int | None,
+         ecart_trumps: int, shown: int, called: int | None, chosen: int, first_bidder: int,
+         bids: Iterable[Contract | None], contract: Contract | None, taker: int | None,
          partner: int | None, leader: int | None, dealer: int, showed: Iterable[int], phase: str,
-         chelem: bool, hand_sizes: Iterable[int]) -> tuple[int, list[int]]:
+         chelem: bool, hand_sizes: list[int]) -> tuple[int, list[int]]:
     """The layout's bits and the hands' sizes from its parts (masks; seats as the table counts
-    them; ``phase``: one of ``PHASES``), counted from ``seat``: ``observation_bits`` reads the
-    parts from a deal, ``tarot.env.observe.observe_view`` from a seat's ``View``."""
-    bits = hand
-    for s, mask in enumerate(played):
-        bits |= mask << (78 * (1 + (s - seat) % n))
-    bits |= (trick << 78 * 6 | chien << 78 * 7 | ecart << 78 * 8 | ecart_trumps << 78 * 9
-             | shown << 78 * 10 | (0 if called is None else 1 << int(called)) << 78 * 11
-             | chosen << 78 * 12)
-    last_bid = {}
-    for s, bid in bids:  # (in order: a seat's last bid stays)
-        last_bid[(s - seat) % n] = 1 + (0 if bid is None else int(bid))
-    for r, b in last_bid.items():
-        bits |= 1 << (_BIDS_AT + 6 * r + b)
-    bits |= 1 << (_CONTRACT_AT + (0 if contract is None else int(contract)))
-    for k, who in enumerate((taker, partner, leader)):
-        bits |= 1 << (_WHO_AT + 6 * k + (0 if who is None else 1 + (who - seat) % n))
-    bits |= 1 << (_DEALER_AT + (dealer - seat) % n)
-    for s in showed:
-        bits |= 1 << (_POIGNEE_AT + (s - seat) % n)
-    bits |= 1 << (_PHASE_AT + _PHASE_INDEX[phase])
-    bits |= 1 << (_PLAYERS_AT + n - 3)
-    bits |= int(bool(chelem)) << _CHELEM_AT
+    them; ``bids`` in order from ``first_bidder``, each seat's one bid, R7; ``phase``: one of
+    ``PHASES``), counted from ``seat``: ``observation_bits`` reads the parts from a deal,
+    ``tarot.env.observe.observe_view`` from a seat's ``View``."""
+    rel = _REL[n][seat]  # (each seat as the observer counts it)
+    # the card planes, from the last one down (one 78-bit plane appended at a time)
+    by_rel = [0] * SEATS
     sizes = [0] * SEATS
-    for s, size in enumerate(hand_sizes):
-        sizes[(s - seat) % n] = size
+    for s in range(n):
+        by_rel[rel[s]] = played[s]
+        sizes[rel[s]] = hand_sizes[s]
+    cards = chosen
+    for plane in (0 if called is None else 1 << int(called), shown, ecart_trumps, ecart, chien, trick,
+                  *reversed(by_rel), hand):
+        cards = cards << 78 | plane
+    # the small parts, in a small int first (offsets from the bids' part)
+    small = 0
+    for i, bid in enumerate(bids):
+        small |= 1 << (6 * rel[(first_bidder + i) % n] + (1 if bid is None else 1 + bid))
+    small |= (1 << (_CONTRACT_AT - _BIDS_AT + (0 if contract is None else contract))
+              | 1 << (_WHO_AT - _BIDS_AT + (0 if taker is None else 1 + rel[taker]))
+              | 1 << (_WHO_AT + 6 - _BIDS_AT + (0 if partner is None else 1 + rel[partner]))
+              | 1 << (_WHO_AT + 12 - _BIDS_AT + (0 if leader is None else 1 + rel[leader]))
+              | 1 << (_DEALER_AT - _BIDS_AT + rel[dealer])
+              | 1 << (_PHASE_AT - _BIDS_AT + _PHASE_INDEX[phase])
+              | 1 << (_PLAYERS_AT - _BIDS_AT + n - 3)
+              | int(bool(chelem)) << (_CHELEM_AT - _BIDS_AT))
+    for s in showed:
+        small |= 1 << (_POIGNEE_AT - _BIDS_AT + rel[s])
+    bits = cards | small << _BIDS_AT
     return bits, sizes

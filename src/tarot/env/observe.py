@@ -45,8 +45,9 @@ def observe_view(view: View, selection: Selection | None = None,
     return _vector(*pack(
         n, view.seat, view.hand.mask, played, mask_of(view.trick), view.chien.mask if view.chien else 0,
         view.ecart.mask if view.ecart else 0, view.ecart_trumps.mask, shown, view.called, chosen,
-        view.bids, view.contract, view.taker, view.partner, view.trick_leader, view.dealer, view.poignees,
-        choosing or view.phase, view.chelem_announced, view.hand_sizes))
+        view.dealer + 1, [c for _, c in view.bids], view.contract, view.taker, view.partner,
+        view.trick_leader, view.dealer, view.poignees, choosing or view.phase, view.chelem_announced,
+        list(view.hand_sizes)))
 
 
 def _choice(selection: Selection | None, choosing_poignee: bool) -> tuple[str | None, int]:
