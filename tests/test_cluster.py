@@ -254,13 +254,11 @@ def test_lobby_chat_friends_invitations_and_sign_out_cross_nodes(nodes: Nodes) -
     q.close()
 
 
-# A known failover bug, diagnosed by this test's report in CI (2026-11-28): A froze inside a
-# batch write that psycopg sends in pipeline mode (``store.rows``: ``cursor.executemany``), before
-# its Sync; PostgreSQL then shows A's session "idle in transaction" but never arms
-# idle_in_transaction_session_timeout (only armed when ready for a new query), so A's row lock
-# holds B's claim until A wakes. Fixing it (batch writes without a pipeline, or the new owner
-# ending a dead node's sessions) is the failover work of issue 38; until then the test may fail.
-@pytest.mark.xfail(reason="a frozen owner mid-pipeline holds its lock (issue 38)", strict=False)
+# A failover bug this test's report diagnosed in CI (2026-11-28): A froze inside a batch write
+# that psycopg sends in pipeline mode (``store.rows``: ``cursor.executemany``), before its Sync,
+# where PostgreSQL never arms idle_in_transaction_session_timeout, so A's row lock held B's claim
+# until A woke. Now the node that claims a dead node's tables first ends its database sessions
+# (``Store.end_sessions_of``, by their application_name; test_store).
 def test_a_frozen_owner_steps_down_and_its_players_follow_the_table(nodes: Nodes, tmp_path: Any) -> None:
     """Node A stops answering (SIGSTOP) longer than its lease: B claims A's table and the game
     goes on there. When A wakes up its table is no longer its own (the database fences what it

@@ -11,7 +11,7 @@ import pytest
 
 pytest.importorskip("sqlalchemy")
 
-from sqlalchemy import event, insert, select
+from sqlalchemy import event, insert, select, text
 
 from server_harness import PG_URL, db_url, reset_postgres
 from tarot.server.store.rows import Rows
@@ -369,6 +369,42 @@ def test_a_claim_is_not_held_by_an_open_transaction_of_a_frozen_owner(
         conn.invalidate()  # (its session is gone: the server ended it)
     finally:
         frozen.close()
+        claimer.close()
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")
+def test_a_dead_nodes_sessions_are_ended_so_that_its_tables_can_be_claimed() -> None:
+    """A node frozen in the middle of a pipelined batch write holds its fence's row lock with no
+    query under way, where PostgreSQL never arms the stale transaction's timeout (the cluster's
+    frozen-owner test met it). The node that claims its tables first ends its sessions, found by
+    their ``application_name``: the claim goes through at once, the frozen write is rolled back,
+    and the claimer's own sessions and another node's are left alone."""
+    assert PG_URL
+    reset_postgres(PG_URL)
+    migrate(PG_URL)
+    frozen, other, claimer = Store(PG_URL, node="A"), Store(PG_URL, node="C"), Store(PG_URL, node="B")
+    try:
+        deal = asyncio.run(_table_with_deal(frozen, "t1"))
+        conn = frozen.engine.connect()
+        conn.begin()
+        epoch = conn.execute(select(TableRow.owner_epoch).where(TableRow.id == "t1")).scalar_one()
+        frozen.fences(conn, [("t1", epoch)])  # its fence's shared row lock, then it sleeps
+        conn.execute(insert(ActionRow).values(deal_id=deal, index=0, table_version=2,
+                                              action={"seat": 0, "bid": "pass"}, by="player", created=0.0))
+        bystander = other.engine.connect()
+        with claimer.engine.begin() as c:
+            assert claimer.end_sessions_of(c, ["A"]) == 1
+            assert claimer.end_sessions_of(c, ["nobody"]) == 0
+            c.execute(text("SET LOCAL lock_timeout = '5s'"))  # (without the ending: a failure, not a hang)
+            assert claimer.claim_table(c, "t1") == epoch + 1
+        with claimer.sessions() as s:  # the frozen write was rolled back
+            assert s.scalars(select(ActionRow)).all() == []
+        assert bystander.execute(text("SELECT 1")).scalar() == 1  # another node's session lives
+        bystander.close()
+        conn.invalidate()  # (its session is gone: the claimer ended it)
+    finally:
+        frozen.close()
+        other.close()
         claimer.close()
 
 

@@ -139,7 +139,13 @@ class Hub:
         those claimed here whose resumption failed (claimed, they are in no dead node's tables
         any more: without this they would stay claimed and stopped)."""
         assert self.relay is not None
-        orphans = await cluster.orphans()
+        by_node = await cluster.orphans()
+        if by_node:  # (a dead node's open transaction would hold the claims: ``end_sessions_of``)
+            ended = await self.store.write(self.store.end_sessions_of, sorted(by_node))
+            if ended:
+                log.warning("cluster: ended %d database session(s) of dead node(s) %s", ended,
+                            ", ".join(sorted(by_node)))
+        orphans = [tid for tables in by_node.values() for tid in tables]
         alive = set(await cluster.live_nodes())
         for node in {n for n, _, _ in self.relay.remote} - alive:
             self.relay.forget_node(node)

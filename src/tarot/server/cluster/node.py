@@ -246,16 +246,17 @@ class Cluster:
         alive = await self.redis.mget([self.key("node", n) for n in nodes]) if nodes else []
         return [n for n, a in zip(nodes, alive, strict=True) if a is not None]
 
-    async def orphans(self) -> list[str]:
-        """The tables of nodes whose lease is gone (each such node forgotten once it has none)."""
+    async def orphans(self) -> dict[str, list[str]]:
+        """The tables of each node whose lease is gone (a node forgotten once it has none)."""
         nodes = [_text(n) for n in await self.redis.smembers(self.key("nodes"))]
         dead = [n for n in nodes if n != self.node and not await self.redis.exists(self.key("node", n))]
-        out: list[str] = []
+        out: dict[str, list[str]] = {}
         for node in dead:
             tables = [_text(t) for t in await self.redis.smembers(self.key("owned", node))]
-            if not tables:
+            if tables:
+                out[node] = tables
+            else:
                 await self.redis.srem(self.key("nodes"), node)
-            out += tables
         return out
 
     # --- the lobby across nodes ------------------------------------------------------------

@@ -29,6 +29,7 @@ from sqlalchemy import (
     create_engine,
     event,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -119,11 +120,16 @@ Job = tuple[Callable[..., Any], tuple[Any, ...]]
 STALE_TRANSACTION_SECONDS = 5
 
 
+def session_name(node: str | None) -> str:
+    """The PostgreSQL ``application_name`` of a node's sessions (what ``end_sessions_of`` finds)."""
+    return f"tarot {node}"[:63] if node else "tarot"
+
+
 class Store(TableLoading):
     """The repository. Reads run on the worker thread through ``run``; writes, ``fn(conn, …)``,
     through ``write`` (SQLite: on the event loop's thread; see the module's docstring)."""
 
-    def __init__(self, url: str, clock: Clock = SYSTEM) -> None:
+    def __init__(self, url: str, clock: Clock = SYSTEM, node: str | None = None) -> None:
         self.url = normalize_url(url)
         self.clock = clock  # the server's time (``clock``): its stamps, its tables' timers
         kwargs: dict[str, Any] = {"json_serializer": json_text}
@@ -132,7 +138,8 @@ class Store(TableLoading):
             kwargs["connect_args"] = {"check_same_thread": False}
         elif self.url.startswith("postgresql"):
             timeout = STALE_TRANSACTION_SECONDS * 1000
-            kwargs["connect_args"] = {"options": f"-c idle_in_transaction_session_timeout={timeout}"}
+            kwargs["connect_args"] = {"options": f"-c idle_in_transaction_session_timeout={timeout}",
+                                      "application_name": session_name(node)}
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.inline:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -389,6 +396,20 @@ class Store(TableLoading):
         return {"p_id": gid, "p_totals": totals}
 
     # --- ownership (several processes, ``cluster``) -------------------------------------
+
+    def end_sessions_of(self, conn: Connection, nodes: list[str]) -> int:
+        """End the database sessions of ``nodes`` (dead: their lease is gone), so that none holds
+        a lock a claim of their tables waits for; how many there were. A node frozen in the
+        middle of a batch write (psycopg sends it in pipeline mode) holds its fence's row lock
+        with no query under way, where PostgreSQL never arms the stale transaction's timeout.
+        Its write was not acknowledged: rolling it back loses nothing. SQLite: no sessions."""
+        if self.inline or not nodes:
+            return 0
+        ended = conn.execute(text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE application_name = ANY(:names) AND pid <> pg_backend_pid()"),
+            {"names": [session_name(n) for n in nodes]}).scalar()
+        return int(ended or 0)
 
     def claim_table(self, conn: Connection, tid: str) -> int | None:
         """A new owner's claim of table ``tid``: its next owner epoch (None: no such table).

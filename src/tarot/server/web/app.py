@@ -302,8 +302,8 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         logging.getLogger("uvicorn.error").addFilter(_BAD_FRAME_LINE)  # set after uvicorn's own
         if run_migrations:
             await asyncio.to_thread(migrate, db_url)
-        store = Store(db_url, clock)
         cluster = None if redis_url is None else Cluster(redis_url, lease, clock=clock)
+        store = Store(db_url, clock, node=None if cluster is None else cluster.node)
         hub = Hub(store, settings, cluster=cluster)
         app.state.hub = hub
         app.state.accounts = hub.accounts
