@@ -234,3 +234,31 @@ def test_the_stores_reducers_do_what_the_page_needs(tmp_path: Path) -> None:
     assert got["same_table"] == "c1"
     assert got["other_table"] == {"invite": None, "table": "U", "state": None}
     assert got["unknown"] == "no such change: no_such_change"
+
+
+_NUMBERS = """import {readFileSync} from "node:fs";
+globalThis.document = {querySelector: () => null, documentElement: {}};
+globalThis.localStorage = {getItem: () => "fr", setItem: () => {}};
+globalThis.navigator = {language: "fr"};
+globalThis.fetch = async (url) => ({
+  json: async () => JSON.parse(readFileSync(I18N + url.split("/i18n/")[1], "utf8"))});
+const {number} = await import("./core/i18n.js");
+console.log(JSON.stringify([number(-0.7, 1), number(-12), number(1.5, 1, "exceptZero"),
+                            number(0, 1, "exceptZero")]));
+"""
+
+
+@needs_node
+def test_figures_are_written_in_the_pages_language_with_a_true_minus(tmp_path: Path) -> None:
+    """Issue 33: a rating of −0,7 read "-0,7" (a hyphen) in the profile, the ranking and the
+    history, each module writing its figures its own way. Now one helper (``core/i18n.number``)
+    writes them all, and no module of a player's pages formats a figure by itself."""
+    i18n = JS.parent / "i18n"
+    got = _run_node(tmp_path, f"const I18N = {json.dumps(str(i18n) + '/')};\n" + _NUMBERS)
+    assert got == ["\u22120,7", "\u221212", "+1,5", "0,0"]
+    for module in ("players/account.js", "players/replay.js", "players/stats.js"):
+        source = (JS / module).read_text(encoding="utf-8")
+        # (dates and percentages have no minus: those are Intl's)
+        figures = [line for line in source.splitlines() if "toLocaleString(" in line
+                   and "new Date(" not in line and '"percent"' not in line]
+        assert figures == [], module

@@ -53,3 +53,7 @@ export const minus = (x) => String(x).replace("-", "\u2212");
 // a count of points as the page's language writes it: "53,5" in French (half points at three), a true minus
 export const decimal = (x) => minus(Number(x).toLocaleString(current, {maximumFractionDigits: 1}));
 export const signed = (x) => (x > 0 ? "+" : "") + minus(x);
+// a figure with ``digits`` decimals as the page's language writes it, a true minus ("−0,7" in French);
+// ``sign``: Intl's signDisplay ("exceptZero": "+1,5")
+export const number = (x, digits = 0, sign = "auto") => minus(Number(x).toLocaleString(current,
+  {minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: sign}));

@@ -5,7 +5,7 @@
 // A session is an HTTP-only cookie: after signing in or out the websocket is opened again, so that
 // its hello plays as the account (or as the guest again). Refusals are said from their ``code``.
 import {$, h, toast} from "../core/dom.js";
-import {fill, lang, t, texts} from "../core/i18n.js";
+import {fill, lang, number as num, t, texts} from "../core/i18n.js";
 import {capital, robotName} from "../core/names.js";
 import {S, change} from "../core/store.js";
 import {slot} from "../core/lazy.js";
@@ -54,7 +54,7 @@ function refusalText(data) {
 
 function say(el, text) { el.textContent = text || ""; el.hidden = !text; }
 
-const num = (x, digits = 0) => Number(x).toLocaleString(lang(), {minimumFractionDigits: digits, maximumFractionDigits: digits});
+
 export const profileHash = (name) => "#/p/" + encodeURIComponent(name);
 const botMark = () => [" ", h("span", {class: "bot-mark"}, t("acc_botmark"))];  // (the space: read and copied apart)
 // A player's name in the ranking or on its profile (``wrap`` makes its element): a robot's as the

@@ -7,7 +7,7 @@
 // the hands as dealt, less the cards played, the taker's with the chien and less the écart.
 import {cardEl, cardName, sortCards} from "../cards/cards.js";
 import {$, h, s as svg} from "../core/dom.js";
-import {colon, decimal, fill, lang, minus, plural, signed, t, texts} from "../core/i18n.js";
+import {colon, decimal, fill, lang, minus, number, plural, signed, t, texts} from "../core/i18n.js";
 import {send} from "../core/net.js";
 import {S} from "../core/store.js";
 import {initReview, reviewKey, reviewPanel} from "./review.js";
@@ -364,7 +364,7 @@ async function historyMore() {
 }
 
 function fillHistory(box) {
-  const hs = hist, one = (x) => x.toLocaleString(lang(), {minimumFractionDigits: 1, maximumFractionDigits: 1});
+  const hs = hist, one = (x) => number(x, 1);
   const body = hs.failed && !hs.games.length ? [h("p", {class: "form-error"}, t("acc_err_generic"))]
     : !hs.games.length ? [h("p", {id: "history-empty"}, t("hist_none"))]
     : [h("ol", {class: "history", id: "history-list"}, hs.games.map((g) => {

@@ -3,7 +3,7 @@
 // the rating after each counted competitive game, drawn here as SVG.
 // statsPanel(name) is players/account.js's: a panel filled in place when its data is here.
 import {h, s} from "../core/dom.js";
-import {fill, lang, t} from "../core/i18n.js";
+import {fill, lang, number as num, t} from "../core/i18n.js";  // (num: in the page's language, a true minus)
 
 export {accuracyPanel} from "./accuracy.js";  // (loaded with the statistics: players/later.js)
 
@@ -32,9 +32,7 @@ async function load(c) {
   } catch (e) { c.failed = true; }
 }
 
-// numbers in the page's language, with a true minus sign (−, not a hyphen)
-const num = (x, digits = 0, sign = "auto") => Number(x).toLocaleString(lang(),
-  {minimumFractionDigits: digits, maximumFractionDigits: digits, signDisplay: sign}).replace("-", "\u2212");
+
 const pct = (x) => Number(x).toLocaleString(lang(), {style: "percent", maximumFractionDigits: 0});
 const signedNum = (x) => num(x, 1, "exceptZero");
 const slash = (...xs) => xs.map((x) => num(x)).join(" / ");
