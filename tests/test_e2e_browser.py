@@ -438,8 +438,8 @@ def test_the_lobby_shows_more_tables_on_demand(tmp_path: Path, browser: Any) -> 
 
 
 def test_the_clock_ticks_without_redrawing_the_page(server: str, browser: Any) -> None:
-    """With a move time the time left counts down, and only its text changes: redrawing the
-    whole page each second lost the clicks made across a redraw."""
+    """With a move time the time left counts down, and only its text and bar change: redrawing
+    the whole page each second lost the clicks made across a redraw."""
     page = new_page(browser, 1100, 900)
     page.set_default_timeout(WAIT_MS)
     page.clock.install()
@@ -452,6 +452,14 @@ def test_the_clock_ticks_without_redrawing_the_page(server: str, browser: Any) -
     page.clock.run_for(2500)  # (the page's own clock: installed before it loaded)
     assert page.locator("#timer").inner_text() != before
     assert page.locator("button.bid[data-probe='kept']").count() == 1  # the same button, not a new one
+    # the move clock is a bar that empties (issue 33), orange from half the time, red at its last quarter
+    fill = "() => parseFloat(document.querySelector('#timer .clock-fill').style.width)"
+    full = page.evaluate(fill)
+    assert 90 <= full < 100 and page.locator("#timer.warn, #timer.urgent").count() == 0
+    page.clock.run_for(30_000)
+    assert page.evaluate(fill) <= 50 and page.locator("#timer.warn").count() == 1
+    page.clock.run_for(16_000)
+    assert page.evaluate(fill) <= 25 and page.locator("#timer.urgent").count() == 1
     page.close()
 
 
