@@ -14,9 +14,10 @@ pytest.importorskip("sqlalchemy")
 from sqlalchemy import event, insert, select, text
 
 from server_harness import PG_URL, db_url, reset_postgres
+from tarot.server.store.ownership import FENCE, Fenced
 from tarot.server.store.rows import Rows
 from tarot.server.store.schema import ActionRow, DealRow, GameRow, TableRow
-from tarot.server.store.store import FENCE, Fenced, Store, migrate, stamp
+from tarot.server.store.store import Store, migrate, stamp
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

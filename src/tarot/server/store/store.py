@@ -20,7 +20,6 @@ import asyncio
 import hashlib
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from contextvars import ContextVar
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -29,8 +28,6 @@ from sqlalchemy import (
     create_engine,
     event,
     select,
-    text,
-    update,
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import sessionmaker
@@ -38,8 +35,9 @@ from sqlalchemy.orm import sessionmaker
 from ..clock import SYSTEM, Clock, day_of
 from . import rows as sql
 from .loading import TableLoading
+from .ownership import FENCE, STALE_TRANSACTION_SECONDS, TableOwnership, session_name
 from .rows import Many, Rows, batched, grouped, json_text
-from .schema import Base, TableRow
+from .schema import Base
 
 T = TypeVar("T")
 CHECKPOINT_EVERY = 1.0  # seconds between SQLite WAL checkpoints (inline writes only)
@@ -101,31 +99,11 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-class Fenced(Exception):
-    """A write of a table's stale owner, refused (``Store.fence``): another process claimed it."""
-
-
-# The table (and its owner epoch) whose owner is writing, in a cluster (``Table._step`` sets it):
-# ``write_all`` adds the ``fence`` to each of its transactions. None: no fence (one process).
-FENCE: ContextVar[tuple[str, int] | None] = ContextVar("tarot_fence", default=None)
-
 # A write: fn(conn, *args), or for a ``grouped`` one fn(*args), which gives its row's parameters.
 Job = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
-# A transaction left open this long by its process (PostgreSQL: "idle in transaction") is ended
-# by the server. Only a process that stopped mid-transaction (frozen, paused, cut off) leaves one
-# open: its fence's row lock would otherwise hold the next owner's claim (``claim_table``) until
-# it woke. Its write was not acknowledged yet, so rolling it back loses nothing.
-STALE_TRANSACTION_SECONDS = 5
-
-
-def session_name(node: str | None) -> str:
-    """The PostgreSQL ``application_name`` of a node's sessions (what ``end_sessions_of`` finds)."""
-    return f"tarot {node}"[:63] if node else "tarot"
-
-
-class Store(TableLoading):
+class Store(TableLoading, TableOwnership):
     """The repository. Reads run on the worker thread through ``run``; writes, ``fn(conn, …)``,
     through ``write`` (SQLite: on the event loop's thread; see the module's docstring)."""
 
@@ -394,53 +372,6 @@ class Store(TableLoading):
     def game_totals(self, gid: int, totals: list[int]) -> dict[str, Any]:
         """The running totals of a game that goes on (``finish_game`` writes the last ones)."""
         return {"p_id": gid, "p_totals": totals}
-
-    # --- ownership (several processes, ``cluster``) -------------------------------------
-
-    def end_sessions_of(self, conn: Connection, nodes: list[str]) -> int:
-        """End the database sessions of ``nodes`` (dead: their lease is gone), so that none holds
-        a lock a claim of their tables waits for; how many there were. A node frozen in the
-        middle of a batch write (psycopg sends it in pipeline mode) holds its fence's row lock
-        with no query under way, where PostgreSQL never arms the stale transaction's timeout.
-        Its write was not acknowledged: rolling it back loses nothing. SQLite: no sessions."""
-        if self.inline or not nodes:
-            return 0
-        ended = conn.execute(text(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-            "WHERE application_name = ANY(:names) AND pid <> pg_backend_pid()"),
-            {"names": [session_name(n) for n in nodes]}).scalar()
-        return int(ended or 0)
-
-    def claim_table(self, conn: Connection, tid: str) -> int | None:
-        """A new owner's claim of table ``tid``: its next owner epoch (None: no such table).
-        Committed before the table is loaded, it waits for a stale owner's write under way
-        (the row's lock) and makes every later one fail its ``fence``."""
-        row = conn.execute(update(TableRow).where(TableRow.id == tid)
-                           .values(owner_epoch=TableRow.owner_epoch + 1)
-                           .returning(TableRow.owner_epoch)).first()
-        return None if row is None else int(row[0])
-
-    def fences(self, conn: Connection, claims: list[tuple[str, int]]) -> list[None]:
-        """``fence`` for every unit of a batch: one statement. If one of them is stale the
-        batch fails, and each unit is then committed alone (``_commit_each``): only the stale
-        owner's is refused. The rows are read with a shared lock (PostgreSQL; SQLite has one
-        writer anyway), which a claim's update waits for: it writes no new row version, as an
-        update would at every card."""
-        wanted = dict(sorted(set(claims)))
-        rows = conn.execute(select(TableRow.id, TableRow.owner_epoch).where(TableRow.id.in_(sorted(wanted)))
-                            .with_for_update(read=True))
-        held = {tid: epoch for tid, epoch in rows}
-        stale = [f"{t} claim {e}" for t, e in wanted.items() if held.get(t) != e]
-        if stale:
-            raise Fenced(f"a write of a table's stale owner ({', '.join(stale)})")
-        return [None] * len(claims)
-
-    @batched(fences)
-    def fence(self, conn: Connection, tid: str, epoch: int) -> None:
-        """In every transaction of a clustered table's owner (``write_all``): the transaction
-        stands only if the table is still this owner's claim. A claim waits for this
-        transaction (the row's shared lock), or this one sees the claim and is undone."""
-        self.fences(conn, [(tid, epoch)])
 
     def count(self, model: type[Base]) -> int:
         with self.sessions() as s:

@@ -28,7 +28,7 @@ from tarot.engine import Deal
 from .. import protocol as p
 from ..community.chat import Room
 from ..settings import TableServices
-from ..store.store import FENCE, Fenced
+from ..store.ownership import FENCE, Fenced
 from . import autoplay, cancelvote, flow, kinds, seating, writes
 from . import events as ev
 from .autoplay import Auto, Autoplay
