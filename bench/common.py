@@ -5,6 +5,7 @@ third-party imports, so each script says itself what else it needs."""
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import math
 import os
@@ -35,11 +36,42 @@ def worktree(rev: str) -> Iterator[Path]:
             subprocess.run([*git, "remove", "--force", str(path)], check=True)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+_GIVEN: set[int] = set()  # the ports handed out by this process (a server may not have bound yet)
+
+
+def free_port(ports: range | None = None) -> int:
+    """A free port on 127.0.0.1: any the system gives, or the first free one in ``ports`` (a
+    benchmark's own range, so that it runs beside other work: ``--ports``)."""
+    for port in ports if ports is not None else [0]:
+        if port in _GIVEN:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            chosen: int = s.getsockname()[1]
+        _GIVEN.add(chosen)
+        return chosen
+    raise RuntimeError(f"no free port in {ports.start}-{ports.stop - 1}" if ports else "no free port")
+
+
+def port_range(text: str) -> range:
+    """``--ports LO-HI`` (argparse's type): the ports a benchmark's servers may listen on."""
+    try:
+        low, high = (int(part) for part in text.split("-"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"LO-HI, not {text!r}") from None
+    if not 1024 <= low <= high <= 65535:
+        raise argparse.ArgumentTypeError(f"{text}: two ports, 1024 to 65535, the first not above the second")
+    return range(low, high + 1)
+
+
+def run_name(text: str) -> str:
+    """``--name`` (argparse's type): the prefix of a run's database and Redis keys."""
+    if not text or not text.replace("_", "").isalnum() or not text[0].isalpha():
+        raise argparse.ArgumentTypeError(f"letters, digits and _, from a letter, not {text!r}")
+    return text.lower()
 
 
 def choose(view: dict[str, Any]) -> dict[str, Any]:
@@ -84,8 +116,8 @@ class Server:
     port as its arguments (a site with other settings). ``src``: another checkout's code."""
 
     def __init__(self, db_url: str, workdir: Path, src: str | Path | None = None,
-                 launch: str | None = None, extra: tuple[str, ...] = ()) -> None:
-        self.port = free_port()
+                 launch: str | None = None, extra: tuple[str, ...] = (), ports: range | None = None) -> None:
+        self.port = free_port(ports)
         workdir.mkdir(parents=True, exist_ok=True)
         self.log_path = workdir / "server.log"
         self.log = self.log_path.open("wb")

@@ -37,8 +37,8 @@ import orjson
 import websockets
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import Server, choose
-from server import drop_postgres, fresh_postgres, loopback, reset_redis
+from common import Server, choose, port_range, run_name
+from server import drop_postgres, fresh_postgres, loopback, redis_prefix, reset_redis
 from tarot.server.protocol import merge_state
 from tarot.server.table.state import EPOCH
 
@@ -207,22 +207,28 @@ def stored_versions(db: str) -> dict[str, set[int]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--db", required=True, help="postgresql://… (a fresh database is made next to it)")
-    parser.add_argument("--redis", required=True, help="redis://… (its tarot:* keys are emptied)")
+    parser.add_argument("--redis", required=True, help="redis://… (its NAME:* keys are emptied, --name)")
     parser.add_argument("--tables", type=int, default=200)
     parser.add_argument("--lease", type=float, default=3.0, help="the nodes' lease, seconds")
     parser.add_argument("--think", type=float, default=1.0, help="mean pause before an answer (0.5–1.5×)")
     parser.add_argument("--kill-after", type=float, default=20.0)
     parser.add_argument("--timeout", type=float, default=900.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ports", type=port_range, metavar="LO-HI",
+                        help="the ports the two servers may listen on (default: any free one)")
+    parser.add_argument("--name", type=run_name, default="tarot_failover",
+                        help="the run's database name prefix and Redis key prefix (NAME:), so that it "
+                        "runs beside another site or benchmark (default: %(default)s)")
     args = parser.parse_args()
     workdir = Path(tempfile.mkdtemp(prefix="tarot-failover-"))
-    url, name = fresh_postgres(args.db)
-    reset_redis(args.redis)
+    url, name = fresh_postgres(args.db, args.name)
+    reset_redis(args.redis, redis_prefix(args.name))
     servers: list[Server] = []
     try:
         for i in range(2):
-            servers.append(Server(url, workdir / f"node{i}", extra=("--redis", args.redis,
-                                                                    "--lease", str(args.lease))))
+            extra = ("--redis", args.redis, "--redis-prefix", redis_prefix(args.name),
+                     "--lease", str(args.lease))
+            servers.append(Server(url, workdir / f"node{i}", ports=args.ports, extra=extra))
             servers[-1].wait_ready()
         tables, seats, killed_at = asyncio.run(run(args, [s.port for s in servers], servers[1].proc.kill))
         stored = stored_versions(url)

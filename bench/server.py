@@ -67,16 +67,16 @@ except ImportError:  # pragma: no cover
     sys.exit("bench/server.py needs orjson and picows: pip install -e '.[dev]'")
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import ROOT, Server, choose, quantile, worktree
+from common import ROOT, Server, choose, port_range, quantile, run_name, worktree
 from tarot.server.protocol import merge_state
 
 # --- the server subprocess -----------------------------------------------------------------
 
-def fresh_postgres(url: str) -> tuple[str, str]:
-    """Create an empty database next to ``url``'s; returns (its URL, its name)."""
+def fresh_postgres(url: str, prefix: str = "tarot_bench") -> tuple[str, str]:
+    """Create an empty database next to ``url``'s, named from ``prefix``; returns (its URL, its name)."""
     import psycopg
 
-    name = f"tarot_bench_{secrets.token_hex(4)}"
+    name = f"{prefix}_{secrets.token_hex(4)}"
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     base, _, _db = url.rpartition("/")
@@ -88,6 +88,11 @@ def drop_postgres(url: str, name: str) -> None:
 
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def redis_prefix(name: str | None) -> str:
+    """A run's Redis key prefix (``--name``), else the site's own."""
+    return f"{name}:" if name else "tarot:"
 
 
 # --- the scripted clients ------------------------------------------------------------------
@@ -332,12 +337,12 @@ async def start_games(clients: list[Client], runs: list[TableRun], stats: Stats,
     return games
 
 
-def reset_redis(url: str) -> None:
-    """Empty the site's keys (a cluster's leases and lobby) before a run."""
+def reset_redis(url: str, prefix: str = "tarot:") -> None:
+    """Empty the site's keys (a cluster's leases and lobby) before a run: those under ``prefix``."""
     from redis import Redis
 
     r = Redis.from_url(url)
-    keys = list(r.scan_iter("tarot:*"))
+    keys = list(r.scan_iter(f"{prefix}*"))
     if keys:
         r.delete(*keys)
 
@@ -494,6 +499,12 @@ def main() -> int:
     parser.add_argument("--redis", help="redis://… for --nodes (its tarot:* keys are emptied first)")
     parser.add_argument("--spread", choices=("any", "owner"), default="any",
                         help="with --nodes: seats connect to any node (relayed) or to their table's")
+    parser.add_argument("--ports", type=port_range, metavar="LO-HI",
+                        help="the ports the servers may listen on (default: any free one)")
+    parser.add_argument("--name", type=run_name,
+                        help="the run's database name prefix (default tarot_bench) and Redis key prefix "
+                        "(NAME:, passed to tarot serve --redis-prefix; default tarot:), so that it runs "
+                        "beside another site or benchmark")
     parser.add_argument("--baseline", metavar="REV",
                         help="first the same run against the server of git revision REV, then this "
                         "checkout's; prints both and the ratios")
@@ -543,7 +554,7 @@ def run_once(args: argparse.Namespace, src: str | None, prefix: str) -> tuple[in
     client_cpu0 = resource.getrusage(resource.RUSAGE_SELF)
     try:
         if args.db and args.db.startswith(("postgresql://", "postgres://")):
-            pg = fresh_postgres(args.db)
+            pg = fresh_postgres(args.db, args.name or "tarot_bench")
             db_url, db = pg[0], "postgresql"
         elif args.db:
             db_url, db = args.db, args.db.split(":", 1)[0]
@@ -551,10 +562,12 @@ def run_once(args: argparse.Namespace, src: str | None, prefix: str) -> tuple[in
             db_url, db = f"sqlite:///{workdir / 'tarot.sqlite3'}", "sqlite"
         extra: tuple[str, ...] = ()
         if args.redis:
-            reset_redis(args.redis)
-            extra = ("--redis", args.redis)
+            reset_redis(args.redis, redis_prefix(args.name))
+            # (only when asked: a baseline revision may not know the option)
+            named = ("--redis-prefix", redis_prefix(args.name)) if args.name else ()
+            extra = ("--redis", args.redis, *named)
         for i in range(args.nodes):  # one after another: the first one migrates the database
-            servers.append(Server(db_url, workdir / f"node{i}", src, extra=extra))
+            servers.append(Server(db_url, workdir / f"node{i}", src, extra=extra, ports=args.ports))
             servers[-1].wait_ready()
 
         def total(figures: list[float | None]) -> float | None:

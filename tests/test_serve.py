@@ -237,3 +237,19 @@ def test_a_pace_below_zero_is_one_clear_line(option: str, tmp_path: Path,
         assert done.exit_code == 1 and done.output.splitlines() == [
             "error: --grace, --bot-delay and --trick-pause are seconds, 0 or more"], done.output
         assert not (tmp_path / "tarot.sqlite3").exists()
+
+
+@pytest.mark.parametrize("prefix", ["", "a b", "tarot*"])
+def test_a_redis_prefix_that_is_not_a_name_is_one_clear_line(prefix: str, tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 38: ``--redis-prefix`` lets two sites (or a benchmark beside a site) share one Redis;
+    a prefix that would match other keys (a pattern) or none starts nothing."""
+    from typer.testing import CliRunner
+
+    from tarot.cli.commands import app as cli
+
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(cli, ["serve", "--redis-prefix", prefix])
+    assert done.exit_code == 1 and done.output.splitlines() == [
+        "error: --redis-prefix must be a non-empty name, without spaces or * ? [ ]"], done.output
+    assert not (tmp_path / "tarot.sqlite3").exists()

@@ -298,6 +298,9 @@ def serve(
              "sharing a PostgreSQL --db (docs/scaling.md).")] = None,
     lease: Annotated[float, typer.Option(
         help="With --redis: seconds before another process takes over a stopped one's tables.")] = 3.0,
+    redis_prefix: Annotated[str, typer.Option(
+        help="With --redis: the prefix of the site's Redis keys and channels (another site, or a "
+             "benchmark, may share the Redis under its own).")] = "tarot:",
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         help="The reverse proxies whose X-Forwarded-For and X-Forwarded-Proto say the client's address "
              "and scheme: addresses or networks, comma-separated, or '*' (any). Default: none.")] = None,
@@ -324,6 +327,9 @@ def serve(
     if redis is not None and not lease > 0:
         typer.echo("error: --lease must be a number of seconds above 0", err=True)
         raise typer.Exit(1)
+    if not redis_prefix.strip() or any(c.isspace() or c in "*?[]" for c in redis_prefix):
+        typer.echo("error: --redis-prefix must be a non-empty name, without spaces or * ? [ ]", err=True)
+        raise typer.Exit(1)
     if redis is not None:
         try:
             from redis import Redis
@@ -337,7 +343,7 @@ def serve(
         migrate(url)  # here, so that a bad URL or an unreachable database is one clear line
         site = create_app(url, Settings(grace=grace, bot_delay=bot_delay, trick_pause=trick_pause),
                           run_migrations=False, api_docs=api_docs,
-                          redis_url=redis, lease=lease)
+                          redis_url=redis, lease=lease, redis_prefix=redis_prefix)
     except Exception as exc:  # a bad URL or an unreachable database: one line, no traceback
         if os.environ.get("TAROT_DEBUG"):
             raise

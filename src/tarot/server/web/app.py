@@ -290,11 +290,12 @@ _BAD_FRAME_LINE = _BadFrameLine()
 
 def create_app(db_url: str, settings: Settings | None = None, run_migrations: bool = True,
                api_docs: bool = False, redis_url: str | None = None, lease: float = 3.0,
-               clock: Clock = SYSTEM) -> FastAPI:
+               clock: Clock = SYSTEM, redis_prefix: str = "tarot:") -> FastAPI:
     """The site. ``db_url`` is a SQLAlchemy URL (``sqlite:///file`` or ``postgresql://…``).
     ``api_docs``: also serve the generated API pages (``/docs``, ``/redoc``, ``/openapi.json``).
     ``redis_url``: this process is one node of several sharing the database (``cluster``);
-    ``lease``: seconds before the tables of a node that stopped answering are taken over.
+    ``lease``: seconds before the tables of a node that stopped answering are taken over;
+    ``redis_prefix``: the site's Redis keys and channels (several sites may share one Redis).
     ``clock``: the server's time (``clock``; a ``ManualClock`` in tests)."""
 
     @contextlib.asynccontextmanager
@@ -302,7 +303,7 @@ def create_app(db_url: str, settings: Settings | None = None, run_migrations: bo
         logging.getLogger("uvicorn.error").addFilter(_BAD_FRAME_LINE)  # set after uvicorn's own
         if run_migrations:
             await asyncio.to_thread(migrate, db_url)
-        cluster = None if redis_url is None else Cluster(redis_url, lease, clock=clock)
+        cluster = None if redis_url is None else Cluster(redis_url, lease, redis_prefix, clock=clock)
         store = Store(db_url, clock, node=None if cluster is None else cluster.node)
         hub = Hub(store, settings, cluster=cluster)
         app.state.hub = hub
