@@ -7,6 +7,7 @@ when TAROT_TEST_POSTGRES_URL is set.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -110,8 +111,11 @@ def test_the_table_shows_the_stored_figures(tmp_path: Path) -> None:
         assert rows[key.capitalize()][2:] == [*figures, str(r.games)]
     french = invoke(*SMALL, "--games", "1", "--seed", "3", "--db", url, "--lang", "fr")
     assert "Classement des robots à 4 joueurs" in french.stdout and "Parties" in french.stdout
-    r = stored(url, ["heuristic"])["heuristic"]
-    assert f"{r.mu:.2f}".replace(".", ",") in french.stdout
+    for r in stored(url, ["random", "heuristic"]).values():  # (a decimal comma, a true minus)
+        for x in (r.mu, r.sigma, r.ordinal):
+            assert f"{x:.2f}".replace("-", "\u2212").replace(".", ",") in french.stdout
+    assert min(r.ordinal for r in stored(url, ["random", "heuristic"]).values()) < 0  # (one of them shown)
+    assert re.search(r"· \d+,\d s sur 1 processus", french.stdout)
 
 
 def test_the_same_seed_gives_the_same_ratings_whatever_the_jobs(tmp_path: Path) -> None:
@@ -165,6 +169,11 @@ def test_shards_merged_rate_as_one_run(tmp_path: Path) -> None:
     assert invoke(*run[:-1], "22", "--shard", "1/1", "--out-results", other).exit_code == 0
     mixed = invoke("merge", parts[0], other, "--db", merged)
     assert mixed.exit_code == 1 and "another run" in mixed.stderr
+    forged = json.loads(parts[1].read_text())  # a seat no bot of the run could hold
+    forged["outcomes"][0]["kinds"][0] = "nobody"
+    (tmp_path / "forged.json").write_text(json.dumps(forged))
+    refused = invoke("merge", parts[0], tmp_path / "forged.json", "--db", merged)
+    assert refused.exit_code == 1 and "are not of this run" in refused.stderr
     for args, reason in ((["--shard", "1/2"], "--shard needs --out-results"),
                          (["--shard", "3/2", "--out-results", other], "--shard"),
                          (["--out-results", other], "give --shard I/N too"),
@@ -251,9 +260,10 @@ def test_bad_input_is_one_line_and_status_1(args: list[str], reason: str) -> Non
 
 def test_without_the_server_extra_the_command_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "tarot.cli.ladder", None)  # as if SQLAlchemy were missing
-    result = invoke("--games", "1")
-    assert result.exit_code == 1
-    assert result.stderr.startswith("error: tarot ladder needs the server extra")
+    for args in (["--games", "1"], ["merge", "shard.json"]):
+        result = invoke(*args)
+        assert result.exit_code == 1
+        assert result.stderr.startswith("error: tarot ladder needs the server extra")
 
 
 def test_the_help_tells_the_rule_for_a_kind_in_several_seats() -> None:

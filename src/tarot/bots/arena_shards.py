@@ -8,13 +8,23 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from .arena import ArenaConfig, ArenaResult, DealOutcome, ProgressCallback, play_duplicate_deal, run_in_order
 
 FORMAT = "tarot-arena-results/1"
 MATCH_KEYS = ("candidate", "baseline", "players", "deals", "seed", "think")  # what shards must share
+
+
+class Indexed(Protocol):
+    @property
+    def index(self) -> int: ...
+
+
+T = TypeVar("T", bound=Indexed)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -58,28 +68,54 @@ def results_json(result: ArenaResult, shard: tuple[int, int]) -> dict[str, Any]:
 def merge(files: list[tuple[str, Any]]) -> ArenaResult:
     """The match the shards' results files (name, JSON value) make; ValueError (one line naming
     the file) if they are not all of one match, or a deal is missing or twice."""
+    match, outcomes, seconds = merge_parts(
+        files, Parts(FORMAT, "arena", "match", "deal", "deals"),
+        lambda raw: DealOutcome(**{**raw, "taken": [tuple(t) for t in raw["taken"]]}))
+    return ArenaResult(ArenaConfig(**match), outcomes, seconds)
+
+
+@dataclass(frozen=True)
+class Parts:
+    """What a kind of shards' results files is: its format, the command that writes it, the key
+    of what the shards share (``match``), the unit that each shard plays some of (``deal``) and
+    the shared key that counts them (``deals``)."""
+
+    format: str
+    command: str
+    whole: str
+    unit: str
+    count: str
+
+
+def merge_parts(files: list[tuple[str, Any]], parts: Parts,
+                parse: Callable[[Any], T]) -> tuple[dict[str, Any], list[T], float]:
+    """Shards' results files (name, JSON value) put together: what they share, every outcome
+    (``parse``: one from its JSON; it has an ``index``) in index order, and the seconds they
+    took; ValueError (one line naming the file) if they are not all of one ``parts.whole``, or an
+    outcome is missing or twice. ``tarot arena merge`` and ``tarot ladder merge`` alike."""
     if not files:
         raise ValueError("no results file to merge")
-    match: dict[str, Any] | None = None
-    outcomes: dict[int, DealOutcome] = {}
+    whole: dict[str, Any] | None = None
+    outcomes: dict[int, T] = {}
     seconds = 0.0
     for name, obj in files:
-        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
-            raise ValueError(f"{name}: not a results file of tarot arena --out-results ({FORMAT})")
-        if match is None:
-            match = obj["match"]
-        elif obj["match"] != match:
-            raise ValueError(f"{name}: another match ({obj['match']}) than the first file's ({match})")
+        if not isinstance(obj, dict) or obj.get("format") != parts.format:
+            raise ValueError(f"{name}: not a results file of tarot {parts.command} --out-results "
+                             f"({parts.format})")
+        if whole is None:
+            whole = obj[parts.whole]
+        elif obj[parts.whole] != whole:
+            raise ValueError(f"{name}: another {parts.whole} ({obj[parts.whole]}) than the first "
+                             f"file's ({whole})")
         seconds += float(obj.get("seconds", 0.0))
         for raw in obj["outcomes"]:
-            outcome = DealOutcome(**{**raw, "taken": [tuple(t) for t in raw["taken"]]})
+            outcome = parse(raw)
             if outcome.index in outcomes:
-                raise ValueError(f"{name}: deal {outcome.index} is in two shards")
+                raise ValueError(f"{name}: {parts.unit} {outcome.index} is in two shards")
             outcomes[outcome.index] = outcome
-    assert match is not None
-    missing = [i for i in range(match["deals"]) if i not in outcomes]
+    assert whole is not None
+    missing = [i for i in range(whole[parts.count]) if i not in outcomes]
     if missing:
-        raise ValueError(f"deals missing from the shards: {', '.join(map(str, missing[:10]))}"
+        raise ValueError(f"{parts.count} missing from the shards: {', '.join(map(str, missing[:10]))}"
                          + (" …" if len(missing) > 10 else ""))
-    config = ArenaConfig(**match)
-    return ArenaResult(config, [outcomes[i] for i in range(match["deals"])], seconds)
+    return whole, [outcomes[i] for i in range(whole[parts.count])], seconds

@@ -10,7 +10,8 @@ import importlib.util
 import json
 import os
 import sys
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO, Annotated
 
@@ -99,6 +100,28 @@ class _ProgressBar:
 def _fail(reason: str, status: int = 1) -> typer.Exit:
     print(f"error: {reason}".replace("\r", " ").replace("\n", " "), file=sys.stderr, flush=True)
     return typer.Exit(status)
+
+
+@contextmanager
+def reported(what: str = "deals", kept: Callable[[], str] = str) -> Iterator[_ProgressBar | None]:
+    """Long work (matches, games): a progress bar of ``what`` on a terminal (None elsewhere), and
+    an interruption or any failure as one line on stderr, ``kept()`` after it (what was kept:
+    " (12 games rated and kept)"); ``TAROT_DEBUG`` lets the failure through."""
+    stderr = Console(stderr=True)
+    bar = _ProgressBar(stderr, what) if stderr.is_terminal else None
+    try:
+        yield bar
+    except KeyboardInterrupt:
+        raise _fail(f"interrupted{kept()}", 130) from None
+    except typer.Exit:
+        raise
+    except Exception as exc:
+        if os.environ.get("TAROT_DEBUG"):
+            raise
+        raise _fail(f"internal error: {type(exc).__name__}: {exc}{kept()}") from None
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 CandidateOpt = Annotated[str, typer.Option(help="Bot to measure: short name or package.module:Class.")]
@@ -205,18 +228,7 @@ def arena_command(
 def _run(config: ArenaConfig, shard: tuple[int, int] | None = None, ray: str | None = None) -> ArenaResult:
     """run_arena (or a shard of it, or on Ray) with a progress bar on a terminal; any failure
     becomes one line on stderr."""
-    stderr = Console(stderr=True)
-    bar = _ProgressBar(stderr) if stderr.is_terminal else None
-    try:
+    with reported() as bar:
         if ray is not None:
             return run_arena_ray(config, ray, bar)
         return run_arena(config, bar) if shard is None else run_shard(config, shard, bar)
-    except KeyboardInterrupt:
-        raise _fail("interrupted", 130) from None
-    except Exception as exc:
-        if os.environ.get("TAROT_DEBUG"):
-            raise
-        raise _fail(f"internal error: {type(exc).__name__}: {exc}") from None
-    finally:
-        if bar is not None:
-            bar.close()

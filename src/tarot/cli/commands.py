@@ -13,7 +13,6 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Annotated, Any
 
 import typer
@@ -402,16 +401,11 @@ DbOpt = Annotated[str | None, typer.Option(
     help="Database URL (sqlite:///file or postgresql://user@host/db); default: ./tarot.sqlite3")]
 
 
-def _ladder_module() -> Any:
-    """``ladder.py``'s commands (the ratings and the database are the server's: loaded only for
-    the ladder)."""
-    try:
-        from .ladder import ladder_command, ladder_merge_command
-        return SimpleNamespace(ladder_command=ladder_command, ladder_merge_command=ladder_merge_command)
-    except ImportError as exc:
-        typer.echo(f"error: tarot ladder needs the server extra (pip install -e '.[server]'): {exc}",
-                   err=True)
-        raise typer.Exit(1) from None
+def _needs_server(exc: ImportError) -> typer.Exit:
+    """``ladder.py`` (its ratings and database are the server's, loaded inside the ladder's
+    commands only) did not load: one line, status 1."""
+    typer.echo(f"error: tarot ladder needs the server extra (pip install -e '.[server]'): {exc}", err=True)
+    return typer.Exit(1)
 
 
 @ladder_app.callback()
@@ -440,9 +434,12 @@ def ladder(
     """``tarot ladder`` (its help is above); the work is in ``ladder.py``, which needs the server extra."""
     if ctx.invoked_subcommand is not None:
         return
-    _ladder_module().ladder_command(players=players, games=games, deals=deals, bots=bots, seed=seed,
-                                    jobs=jobs, think=think, db=db, as_json=as_json, lang=lang, ray=ray,
-                                    shard=shard, out_results=out_results)
+    try:
+        from .ladder import ladder_command
+    except ImportError as exc:
+        raise _needs_server(exc) from None
+    ladder_command(players=players, games=games, deals=deals, bots=bots, seed=seed, jobs=jobs, think=think,
+                   db=db, as_json=as_json, lang=lang, ray=ray, shard=shard, out_results=out_results)
 
 
 @ladder_app.command("merge")
@@ -454,7 +451,11 @@ def ladder_merge(
 ) -> None:
     """Rate the shards' games (tarot ladder --shard I/N --out-results FILE) in their order, as one
     run of the same seed rates them, and print the ladder."""
-    _ladder_module().ladder_merge_command(files=files, db=db, jobs=1, as_json=as_json, lang=lang)
+    try:
+        from .ladder import ladder_merge_command
+    except ImportError as exc:
+        raise _needs_server(exc) from None
+    ladder_merge_command(files=files, db=db, jobs=1, as_json=as_json, lang=lang)
 
 
 @app.callback()

@@ -144,7 +144,7 @@ _EN: Final[dict[str, str]] = {
     "prompt_card": "Your card:",
     # tarot ladder
     "ladder_title": "Bots' ladder at {players} players ({games} game(s) of {deals} deal(s), seed {seed})",
-    "ladder_caption": "{db} · {seconds:.1f} s on {jobs} process(es)",
+    "ladder_caption": "{db} · {seconds} s on {jobs} process(es)",
     "ladder_rank": "Rank",
     "ladder_bot": "Bot",
     "ladder_ordinal": "Ordinal (μ − 3σ)",
@@ -358,7 +358,7 @@ _FR: Final[dict[str, str]] = {
     "prompt_card": "Votre carte :",
     "ladder_title": "Classement des robots à {players} joueurs ({games} partie(s) de {deals} donne(s), "
                     "graine {seed})",
-    "ladder_caption": "{db} · {seconds:.1f} s sur {jobs} processus",
+    "ladder_caption": "{db} · {seconds} s sur {jobs} processus",
     "ladder_shard_saved": "Part {shard} : {games} des {total} partie(s) jouée(s) (graine {seed}), "
                           "enregistrée(s) dans {out} ; classez les parts avec : "
                           "tarot ladder merge FICHIERS --db URL",

@@ -20,8 +20,8 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Generator, Iterable, Mapping, Sequence
-from contextlib import closing, nullcontext
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -43,9 +43,9 @@ from tarot.server.store.schema import PlayerRow
 from tarot.server.store.store import default_url, migrate, normalize_url
 
 from .arena_ray import ray_in_order
-from .arena_report import _fail, _ProgressBar
+from .arena_report import _fail, reported
 from .files import read_text
-from .i18n import Lang, default_lang, text
+from .i18n import Lang, default_lang, minus, text
 from .ladder_games import GameOutcome, LadderConfig, parse_kinds, play_game
 
 
@@ -119,8 +119,7 @@ class LadderRun:
 
 
 def _figure(value: float, lang: Lang) -> str:
-    out = f"{value:.2f}"
-    return out.replace(".", ",") if lang is Lang.FR else out
+    return minus(f"{value:.2f}", lang)  # (in French: "−1,49", a decimal comma and a true minus)
 
 
 def ladder_table(run: LadderRun, lang: Lang) -> Table:
@@ -143,7 +142,8 @@ def print_ladder(console: Console, run: LadderRun, lang: Lang) -> None:
     title = text(lang, "ladder_title", players=c.players, games=c.games, deals=c.deals, seed=c.seed)
     console.print(Text(title, style="bold"), soft_wrap=True)
     console.print(ladder_table(run, lang))
-    console.print(Text(text(lang, "ladder_caption", db=run.database, seconds=run.seconds, jobs=c.jobs),
+    seconds = minus(f"{run.seconds:.1f}", lang)
+    console.print(Text(text(lang, "ladder_caption", db=run.database, seconds=seconds, jobs=c.jobs),
                        style="dim"), soft_wrap=True)
 
 
@@ -168,27 +168,16 @@ def _play_and_rate(engine: Engine, pids: Mapping[str, str], config: LadderConfig
     """Play the games over the workers (or on Ray, ``ray``: "local" or a cluster's address) and
     rate each as soon as it and those before it are done; or rate the games ``played`` already
     (merged shards), in their order."""
-    stderr = Console(stderr=True)
-    bar = _ProgressBar(stderr, "games") if stderr.is_terminal and played is None else None
     rated = 0
-    try:
+    with reported("games", lambda: f" ({rated} games rated and kept)") as bar:
         task = partial(play_game, config)
-        games = (iter(played) if played is not None
+        games = ((outcome for outcome in played) if played is not None
                  else run_in_order(task, config.games, config.jobs, bar) if ray is None
                  else ray_in_order(task, config.games, ray, config.jobs, bar))
-        with closing(games) if isinstance(games, Generator) else nullcontext(games) as outcomes:
+        with closing(games) as outcomes:
             for outcome in outcomes:
                 record_game(engine, pids, config.players, outcome)
                 rated += 1
-    except KeyboardInterrupt:
-        raise _fail(f"interrupted ({rated} games rated and kept)", 130) from None
-    except Exception as exc:
-        if os.environ.get("TAROT_DEBUG"):
-            raise
-        raise _fail(f"internal error: {type(exc).__name__}: {exc} ({rated} games rated and kept)") from None
-    finally:
-        if bar is not None:
-            bar.close()
 
 
 def ladder_command(*, players: int, games: int, deals: int, bots: str, seed: int | None, jobs: int,
@@ -247,20 +236,9 @@ def _play_shard(config: LadderConfig, part: tuple[int, int], out_results: Path |
         out = out_results.open("w", encoding="utf-8")
     except OSError as exc:
         raise _fail(f"{out_results}: cannot write: {exc.strerror or exc}") from None
-    stderr = Console(stderr=True)
-    bar = _ProgressBar(stderr, "games") if stderr.is_terminal else None
     with out:
-        try:
+        with reported("games", lambda: " (nothing saved)") as bar:
             outcomes, seconds = play_shard(config, part, bar)
-        except KeyboardInterrupt:
-            raise _fail("interrupted (nothing saved)", 130) from None
-        except Exception as exc:
-            if os.environ.get("TAROT_DEBUG"):
-                raise
-            raise _fail(f"internal error: {type(exc).__name__}: {exc}") from None
-        finally:
-            if bar is not None:
-                bar.close()
         json.dump(results_json(config, part, outcomes, seconds), out)
         out.write("\n")
     if as_json:

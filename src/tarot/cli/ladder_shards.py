@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 from tarot.bots.arena import ProgressCallback, run_in_order
-from tarot.bots.arena_shards import shard_deals
+from tarot.bots.arena_shards import Parts, merge_parts, shard_deals
 
 from .ladder_games import GameOutcome, LadderConfig, play_game
 
@@ -50,33 +50,14 @@ def merge(files: list[tuple[str, Any]], jobs: int = 1) -> tuple[LadderConfig, li
     """The run the shards' results files (name, JSON value) make, and every game's outcome in
     index order; ValueError (one line naming the file) if they are not all of one run, or a game
     is missing or twice."""
-    if not files:
-        raise ValueError("no results file to merge")
-    run: dict[str, Any] | None = None
-    outcomes: dict[int, GameOutcome] = {}
-    for name, obj in files:
-        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
-            raise ValueError(f"{name}: not a results file of tarot ladder --out-results ({FORMAT})")
-        if run is None:
-            run = obj["run"]
-        elif obj["run"] != run:
-            raise ValueError(f"{name}: another run ({obj['run']}) than the first file's ({run})")
-        for raw in obj["outcomes"]:
-            totals = tuple(int(t) for t in raw["totals"])
-            outcome = GameOutcome(int(raw["index"]), tuple(raw["kinds"]), totals)
-            if outcome.index in outcomes:
-                raise ValueError(f"{name}: game {outcome.index} is in two shards")
-            outcomes[outcome.index] = outcome
-    assert run is not None
-    missing = [i for i in range(run["games"]) if i not in outcomes]
-    if missing:
-        raise ValueError(f"games missing from the shards: {', '.join(map(str, missing[:10]))}"
-                         + (" …" if len(missing) > 10 else ""))
+    run, outcomes, _seconds = merge_parts(
+        files, Parts(FORMAT, "ladder", "run", "game", "games"),
+        lambda raw: GameOutcome(int(raw["index"]), tuple(raw["kinds"]), tuple(int(t) for t in raw["totals"])))
     config = LadderConfig(players=run["players"], games=run["games"], deals=run["deals"],
                           kinds=tuple(run["bots"]), seed=run["seed"], jobs=jobs, think=run["think"])
     config.check()
-    for o in outcomes.values():
+    for o in outcomes:
         seats_ok = len(o.kinds) == len(o.totals) == config.players and set(o.kinds) <= set(config.kinds)
         if not seats_ok:
             raise ValueError(f"game {o.index}: its seats {list(o.kinds)} are not of this run")
-    return config, [outcomes[i] for i in range(config.games)]
+    return config, outcomes
