@@ -343,13 +343,7 @@ def test_a_claim_is_not_held_by_an_open_transaction_of_a_frozen_owner(
     migrate(PG_URL)
     frozen, claimer = Store(PG_URL), Store(PG_URL)
     try:
-        deal = asyncio.run(_table_with_deal(frozen, "t1"))
-        conn = frozen.engine.connect()
-        conn.begin()
-        epoch = conn.execute(select(TableRow.owner_epoch).where(TableRow.id == "t1")).scalar_one()
-        frozen.fences(conn, [("t1", epoch)])  # its fence's shared row lock, then it sleeps
-        conn.execute(insert(ActionRow).values(deal_id=deal, index=0, table_version=2,
-                                              action={"seat": 0, "bid": "pass"}, by="player", created=0.0))
+        conn, epoch = _frozen_mid_write(frozen, "t1")
         claimed: list[int | None] = []
 
         def claim() -> None:
@@ -385,13 +379,7 @@ def test_a_dead_nodes_sessions_are_ended_so_that_its_tables_can_be_claimed() -> 
     migrate(PG_URL)
     frozen, other, claimer = Store(PG_URL, node="A"), Store(PG_URL, node="C"), Store(PG_URL, node="B")
     try:
-        deal = asyncio.run(_table_with_deal(frozen, "t1"))
-        conn = frozen.engine.connect()
-        conn.begin()
-        epoch = conn.execute(select(TableRow.owner_epoch).where(TableRow.id == "t1")).scalar_one()
-        frozen.fences(conn, [("t1", epoch)])  # its fence's shared row lock, then it sleeps
-        conn.execute(insert(ActionRow).values(deal_id=deal, index=0, table_version=2,
-                                              action={"seat": 0, "bid": "pass"}, by="player", created=0.0))
+        conn, epoch = _frozen_mid_write(frozen, "t1")
         bystander = other.engine.connect()
         with claimer.engine.begin() as c:
             assert claimer.end_sessions_of(c, ["A"]) == 1
@@ -407,6 +395,20 @@ def test_a_dead_nodes_sessions_are_ended_so_that_its_tables_can_be_claimed() -> 
         frozen.close()
         other.close()
         claimer.close()
+
+
+def _frozen_mid_write(store: Store, tid: str) -> tuple[Any, int]:
+    """Table ``tid`` of ``store``'s process, frozen in the middle of a write: its open transaction
+    (the connection, and the epoch its fence holds) with the fence's shared row lock taken and an
+    action written, never committed."""
+    deal = asyncio.run(_table_with_deal(store, tid))
+    conn = store.engine.connect()
+    conn.begin()
+    epoch = conn.execute(select(TableRow.owner_epoch).where(TableRow.id == tid)).scalar_one()
+    store.fences(conn, [(tid, epoch)])  # its fence's shared row lock, then it sleeps
+    conn.execute(insert(ActionRow).values(deal_id=deal, index=0, table_version=2,
+                                          action={"seat": 0, "bid": "pass"}, by="player", created=0.0))
+    return conn, epoch
 
 
 async def _other_table_write(store: Store) -> None:
