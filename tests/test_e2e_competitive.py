@@ -5,6 +5,7 @@ browsers vote to cancel a game (one refusal, then an agreement)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -68,6 +69,12 @@ def test_a_competitive_game_to_its_end_moves_rating_chips_and_xp(server: str, br
     shown(page, "#profile-name", "Dominique")
     assert digits(page.locator("#profile-chips").inner_text()) == after["chips"]
     assert page.locator("#profile-ratings .ordinal").all_inner_texts()[1] != "unrated"  # (3, 4, 5 players)
+    # and its history: the game with the rating before and after it, figures with a true minus
+    page.wait_for_selector("#history-list li")
+    line = page.locator("#history-list li").first.inner_text()
+    assert "0.0 →" in line and not re.search(r"-\d", line), line
+    page.locator("#history-list").scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / "competitive-history.png"))
 
 
 def test_two_browsers_vote_to_cancel_a_game(server: str, browser: Any) -> None:
