@@ -49,6 +49,7 @@ import random
 import resource
 import secrets
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -529,14 +530,21 @@ def main() -> int:
 
 
 def share_native_core(src: Path) -> str:
-    """Give the baseline this checkout's built native core when its source is the same (a fresh
-    worktree has none built): the comparison is then of the server, not of two engine cores."""
+    """Give the baseline a native core as this checkout has one (a fresh worktree has none built):
+    this checkout's build when the core's source is the same, else its own, built there. The
+    comparison is then of native against native, not of a native core against pure Python."""
     engine, mine = src / "tarot" / "engine", ROOT / "src" / "tarot" / "engine"
     built = sorted(mine.glob("_core*.so"))
     theirs = engine / "_core.pyx"
     same = theirs.exists() and theirs.read_bytes() == (mine / "_core.pyx").read_bytes()
-    if not built or not same:
-        return "pure Python (its native core differs or none is built here)"
+    if not built:
+        return "pure Python (no native core is built here)"
+    if not same:  # its own core, built in its worktree (Cython and a compiler, as this one was)
+        built_there = subprocess.run([sys.executable, "setup.py", "build_ext", "--inplace", "-q"],
+                                     cwd=src.parent, capture_output=True)
+        if built_there.returncode:
+            return "pure Python (its own native core did not build)"
+        return "native (its own, built in its worktree)"
     for so in built:
         shutil.copy(so, engine / so.name)
     return "native (this checkout's build)"
