@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from tarot.bots import bot_options
+from tarot.bots import bot_options, build_bot
 from tarot.bots.arena import CONTRACTS, ArenaConfig, derive_seed, run_arena
+from tarot.bots.search import SearchBot
 from tarot.cli import app
 from tarot.engine import Deal, DealRecord
 
@@ -165,6 +166,23 @@ def test_think_goes_to_the_search_bot_only() -> None:
     assert bot_options("random", 0.05) == bot_options("heuristic", 0.05) == {}
     assert bot_options("search", None) == {}
     assert run_arena(ArenaConfig("random", "random", deals=1, think=0.05)).config.think == 0.05
+
+
+def test_playouts_give_the_search_bot_a_fixed_budget() -> None:
+    """``--playouts N``: the search bot's budget is N playouts a decision, the clock ignored (its
+    choices depend on the view and the seed only: test_calibrate), shown in the figures."""
+    assert bot_options("search", None, 40) == {"playouts": 40}
+    assert bot_options("heuristic", 0.1, 40) == {}
+    bot = build_bot("search", 1, None, 40)
+    assert isinstance(bot, SearchBot) and bot.fixed and bot.playouts == 40
+    match = ("--players", "3", "--deals", "1", "--candidate", "search", "--playouts", "40", "--seed", "5")
+    obj, again = arena_json(*match), arena_json(*match)
+    assert obj["playouts"] == 40 and obj["think"] is None
+    assert {k: obj[k] for k in STABLE} == {k: again[k] for k in STABLE}
+    table = invoke("--players", "3", "--deals", "1", "--candidate", "random", "--playouts", "40")
+    assert "40 playouts" in table.stdout
+    refused = invoke("--deals", "1", "--playouts", "0")
+    assert refused.exit_code == 1 and "playouts must be at least 1, not 0" in refused.stderr
 
 
 def test_seeds_depend_on_seed_deal_and_part_only() -> None:

@@ -255,14 +255,15 @@ def test_the_search_bot_bids_by_simulation(monkeypatch: pytest.MonkeyPatch) -> N
 
 
 def test_the_bid_stops_at_the_deadline() -> None:
-    from tarot.bots.search import GUARD, SearchBot
+    from tarot.bots.search import SearchBot
 
     view = deal_with_hand(4, STRONG).view(0)
-    bot = SearchBot(seed=0, think=0.05, playouts=10**9)
+    bot = SearchBot(seed=0, think=0.05)
+    bot.bid_budget = 1e12  # as if calibrated on a machine far faster than this one
     start = time.perf_counter()
     action = bot.act(view)
-    # the wall clock guards at GUARD times the think time; a world (a few playouts) past it at most
-    assert time.perf_counter() - start < GUARD * 0.05 + 0.1
+    # the decision ends at its think time; a world (a few deals played out) past it at most
+    assert time.perf_counter() - start < 0.05 + 0.1
     assert action in view.legal
 
 

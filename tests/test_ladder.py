@@ -202,6 +202,16 @@ def test_a_search_bot_is_rated_under_its_budget(tmp_path: Path) -> None:
     assert stored(url, [names[k][0] for k in seated], 4) == {names[k][0]: new_rating() for k in seated}
 
 
+def test_a_search_bot_on_a_fixed_budget_is_a_player_of_its_own(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ladder.sqlite3'}"
+    args = ("--players", "3", "--deals", "1", "--games", "1", "--bots", "search", "--playouts", "30",
+            "--seed", "4", "--db", url)
+    obj = ladder_json(*args)
+    assert obj["playouts"] == 30
+    assert [(line["bot"], line["name"]) for line in obj["ladder"]] == [("search-p30", "Search 30 playouts")]
+    assert stored(url, ["search-p30"], 3)["search-p30"].games == 1
+
+
 # --- the rule for a kind holding several seats ------------------------------------------------------
 
 def test_a_kind_in_several_seats_gets_the_mean_of_its_seats_and_one_game() -> None:
@@ -246,6 +256,7 @@ def test_seats_are_drawn_with_repetition_from_the_seed_alone() -> None:
     (["--jobs", "0"], "--jobs must be at least 1"),
     (["--players", "6"], "--players must be 3, 4 or 5, not 6"),
     (["--think", "0"], "--think must be a positive number"),
+    (["--playouts", "0"], "--playouts must be at least 1, not 0"),
     (["--db", "nosuch://x"], "cannot open the database nosuch://x"),
     (["--db", "sqlite:////nonexistent-dir/x.sqlite3"], "cannot open the database"),
     (["--db", "not a url"], "cannot open the database"),

@@ -632,6 +632,15 @@ def test_the_command_saves_the_game_for_review(tmp_path: Path) -> None:
     assert len(reviewed.stdout.splitlines()) == len(records)
 
 
+def test_the_search_bots_on_a_fixed_budget_play_the_same_game_again() -> None:
+    """``--playouts``: the robots' cards depend on the seed only, not on the machine's load."""
+    args = ("--players", "3", "--bots", "search", "--playouts", "20", "--deals", "1", "--seed", "5",
+            "--lang", "en")
+    first, again = (run_tarot(*args, stdin="1\n" * 400) for _ in range(2))
+    assert first.returncode == again.returncode == 0, first.stderr
+    assert first.stdout == again.stdout and "Final ranking" in first.stdout
+
+
 def test_the_command_ends_cleanly_at_end_of_input() -> None:
     done = run_tarot("--players", "5", "--bots", "random", "--deals", "2", "--seed", "1", "--lang", "en",
                      stdin="1\n1\nxyz\n")
@@ -642,7 +651,8 @@ def test_the_command_ends_cleanly_at_end_of_input() -> None:
 
 def test_the_command_refuses_bad_options() -> None:
     for args in (["--players", "6"], ["--bots", "nobody"], ["--deals", "0"], ["--lang", "de"],
-                 ["--bots", "search", "--think", "0"], ["--bots", "arena_plugins:BrokenBot"],
+                 ["--bots", "search", "--think", "0"], ["--bots", "search", "--playouts", "0"],
+                 ["--bots", "arena_plugins:BrokenBot"],
                  ["--bots", "arena_plugins:Duck", "--think", "0.1"],
                  ["--bots", "boom_plugin:Bot", "--think", "0.1"]):
         done = run_tarot(*args, stdin="")

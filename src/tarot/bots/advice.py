@@ -5,7 +5,6 @@ are the search's own decisions (by simulation); the call and the chelem are the 
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
@@ -69,8 +68,7 @@ def advise(view: View, seed: int, think: float) -> Advice:
 
 def _bid(view: View, expert: SearchBot) -> Advice | None:
     seat = view.seat
-    est = estimate_bids(view, expert.rng, expert.bid_budget, time.perf_counter() + expert.think,
-                        expert.bid_costs)
+    est = estimate_bids(view, expert.rng, expert.bid_budget, expert.deadline(), expert.bid_costs)
     if est.worlds < MIN_BID_WORLDS:
         return None
     best = est.best()

@@ -60,6 +60,7 @@ class ArenaConfig:
     jobs: int = 1
     think: float | None = None  # seconds per decision for the search bot; None: its default
     keep_records: bool = False
+    playouts: int | None = None  # the search bot's fixed budget instead (the clock ignored)
 
     def check(self) -> None:
         """Raise ValueError with a one-line reason if the match cannot be played.
@@ -75,9 +76,11 @@ class ArenaConfig:
             raise ValueError(f"jobs must be at least 1, not {self.jobs!r}")
         if self.think is not None and not (math.isfinite(self.think) and self.think > 0):
             raise ValueError(f"think must be a positive number of seconds, not {self.think!r}")
+        if self.playouts is not None and (type(self.playouts) is not int or self.playouts < 1):
+            raise ValueError(f"playouts must be at least 1, not {self.playouts!r}")
         for role, spec in (("candidate", self.candidate), ("baseline", self.baseline)):
             try:
-                build_bot(spec, seed=0, think=self.think)
+                build_bot(spec, seed=0, think=self.think, playouts=self.playouts)
             except ValueError as exc:
                 raise ValueError(f"{role}: {exc}") from None
 
@@ -113,7 +116,8 @@ def play_duplicate_deal(config: ArenaConfig, index: int) -> DealOutcome:
 
     def game(cand_seat: int | None) -> tuple[Deal, PlayStats]:
         bots: list[Bot] = [
-            build_bot(config.candidate if s == cand_seat else config.baseline, bot_seeds[s], config.think)
+            build_bot(config.candidate if s == cand_seat else config.baseline, bot_seeds[s], config.think,
+                      config.playouts)
             for s in range(n)
         ]
         stats = PlayStats()
@@ -247,7 +251,7 @@ class ArenaResult:
         ci = self.ci95
         return {
             "players": c.players, "deals": self.deals, "candidate": c.candidate, "baseline": c.baseline,
-            "seed": c.seed, "jobs": c.jobs, "think": c.think,
+            "seed": c.seed, "jobs": c.jobs, "think": c.think, "playouts": c.playouts,
             "mean_gain": self.mean_gain,
             "ci95_low": ci[0] if ci else None, "ci95_high": ci[1] if ci else None,
             "stdev": self.stdev, "taking_rate": self.taking_rate,

@@ -16,7 +16,8 @@ from typing import Any, Protocol, TypeVar
 from .arena import ArenaConfig, ArenaResult, DealOutcome, ProgressCallback, play_duplicate_deal, run_in_order
 
 FORMAT = "tarot-arena-results/1"
-MATCH_KEYS = ("candidate", "baseline", "players", "deals", "seed", "think")  # what shards must share
+# what shards must share
+MATCH_KEYS = ("candidate", "baseline", "players", "deals", "seed", "think", "playouts")
 
 
 class Indexed(Protocol):

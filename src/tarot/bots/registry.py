@@ -43,11 +43,13 @@ def bot_class(spec: str) -> type[Bot]:
     return cls
 
 
-def bot_options(spec: str, think: float | None) -> dict[str, Any]:
-    """The options for the bot named ``spec``: ``think`` goes to the search bot only."""
-    if think is not None and getattr(bot_class(spec), "name", None) == "search":
-        return {"think": think}
-    return {}
+def bot_options(spec: str, think: float | None, playouts: int | None = None) -> dict[str, Any]:
+    """The options for the bot named ``spec``: its budget, ``think`` seconds a decision or a fixed
+    count of ``playouts`` (the clock ignored: reproducible), goes to the search bot only."""
+    if getattr(bot_class(spec), "name", None) != "search":
+        return {}
+    given = {"think": think, "playouts": playouts}
+    return {key: value for key, value in given.items() if value is not None}
 
 
 def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
@@ -55,11 +57,11 @@ def make_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
     return bot_class(spec)(seed=seed, **options)
 
 
-def build_bot(spec: str, seed: int | None, think: float | None) -> Bot:
-    """``make_bot`` with ``bot_options(spec, think)`` for a command: whatever goes wrong (a bad
-    name or option, a plug-in whose constructor raises anything) is a ValueError that says so."""
+def build_bot(spec: str, seed: int | None, think: float | None, playouts: int | None = None) -> Bot:
+    """``make_bot`` with ``bot_options(spec, think, playouts)`` for a command: whatever goes wrong
+    (a bad name or option, a plug-in whose constructor raises anything) is a ValueError that says so."""
     try:
-        return make_bot(spec, seed=seed, **bot_options(spec, think))
+        return make_bot(spec, seed=seed, **bot_options(spec, think, playouts))
     except ValueError:  # already says what is wrong
         raise
     except Exception as exc:  # a plug-in's constructor may raise anything

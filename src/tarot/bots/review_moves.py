@@ -148,12 +148,12 @@ def _poignee(view: View, played: Action | None, budgets: Budgets, rng: random.Ra
 
 def _cards(view: View, played: Action | None, budgets: Budgets, rng: random.Random) -> Evaluation:
     plays = [a for a in view.legal if isinstance(a, Play)]
-    # the card search itself: ``think`` in it is its wall-clock guard (GUARD times it)
-    expert = SearchBot(0, think=(budgets.think or GUARD_SECONDS) / 3.0,
-                       playouts=int(min(budgets.units(), 2**62)))
+    # the card search itself, on the review's budget and deadline
+    expert = SearchBot(0, playouts=int(min(budgets.units(), 2**62)))
     expert.world_cost = WORLD_COST
     expert.rng = rng
-    means, worlds = expert.card_means(view, knowledge_of(view), mask_of([a.card for a in plays]))
+    means, worlds = expert.card_means(view, knowledge_of(view), mask_of([a.card for a in plays]),
+                                      budgets.deadline())
     return Evaluation({("card", c): m for c, m in means.items()},
                       {("card", c): Play(view.seat, CARDS[c]) for c in means}, worlds)
 

@@ -17,17 +17,22 @@ consistent worlds are found; which trumps a poignée shows stays the heuristic's
 Each world's playouts run on a ``playout.Board``: the native kernel when it was built, else the
 pure-Python reference; both play the same cards, so the choices do not depend on which.
 
-Budget: ``think`` seconds per decision (default 0.5), turned into a count of playouts by
-``calibrate.costs``, measured once per process (``SHARE`` of it: positions vary), which also
-says what a sampled world, a hand drawn and a whole deal cost in playouts (with the native
-kernel a world built directly costs some 15). So a seed and those counts give the same choices however busy
-the machine is. ``playouts=`` sets the count directly, with the pure path's costs (a world costs
-nothing extra: the meaning before the kernel). The wall clock cuts a search short only past
-``GUARD`` times ``think``: a machine much slower than at the calibration.
+Budget, two ways:
+
+- ``think`` seconds a decision (default 0.5): on the clock. The time is turned into a count of
+  playouts by ``calibrate.costs``, measured once per process (``SHARE`` of it: positions vary),
+  which also says what a sampled world, a hand drawn and a whole deal cost in playouts (with the
+  native kernel a world built directly costs some 15); and the decision ends at its deadline,
+  ``think`` seconds after it began, whichever comes first: a loaded machine cuts the search
+  short rather than keep a table waiting. So its choices may depend on the machine's load.
+- ``playouts=N``: a fixed budget that ignores the clock, with the pure path's costs (a world
+  costs nothing extra: the meaning before the kernel). Its choices depend only on the view and
+  the seed: the mode for reviews, tests and reproducible matches (``--playouts`` of the commands).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Any
 
@@ -44,7 +49,6 @@ from .opening import Budget
 from .playout import Board, score_args, score_of
 from .sampler import WorldSampler
 
-GUARD = 3.0  # the wall clock stops a search only after this many times its think time
 SHARE = 0.5  # of the think time the calibrated counts aim at: positions differ from the measured
 MIN_WORLDS = 4  # below this many consistent worlds, trust the heuristic instead
 
@@ -63,7 +67,10 @@ class SearchBot(HeuristicBot):
         super().__init__(seed, **options)
         if think <= 0:
             raise ValueError("think must be a positive number of seconds")
+        if playouts is not None and playouts < 1:
+            raise ValueError("playouts must be at least 1")
         self.think = think
+        self.fixed = playouts is not None  # a fixed budget: no deadline
         self.playouts = playouts if playouts is not None else 1
         self.bid_budget = float(self.playouts)
         self.world_cost = 0.0  # in playouts
@@ -99,17 +106,21 @@ class SearchBot(HeuristicBot):
         shown = choose_poignee(view, self.rng, self.card_budget())
         return super().poignee(view) if shown is False else shown
 
+    def deadline(self) -> float:
+        """When a decision that starts now must end (``time.perf_counter``): ``think`` seconds
+        from now on the clock, never with a fixed budget."""
+        return math.inf if self.fixed else time.perf_counter() + self.think
+
     def opening_budget(self) -> Budget:
         """The bidding's budget, for the call and the écart (whole deals played out)."""
-        return Budget(self.bid_budget, time.perf_counter() + GUARD * self.think, self.bid_costs)
+        return Budget(self.bid_budget, self.deadline(), self.bid_costs)
 
     def card_budget(self) -> CardBudget:
         """The card search's budget, for the announces (worlds drawn from the view)."""
-        return CardBudget(self.playouts, self.world_cost, time.perf_counter() + GUARD * self.think)
+        return CardBudget(self.playouts, self.world_cost, self.deadline())
 
     def bid(self, view: View) -> Bid:
-        choice = choose_bid(view, self.rng, self.bid_budget, time.perf_counter() + GUARD * self.think,
-                            self.bid_costs)
+        choice = choose_bid(view, self.rng, self.bid_budget, self.deadline(), self.bid_costs)
         return choice if choice is not None else super().bid(view)
 
     def card(self, view: View, k: Knowledge, legal: int) -> int:
@@ -123,12 +134,14 @@ class SearchBot(HeuristicBot):
             return None
         return max(means, key=lambda c: (means[c], -c))
 
-    def card_means(self, view: View, k: Knowledge, legal: int) -> tuple[dict[int, float], int]:
-        """Each legal card's mean score for the seat over the sampled worlds, and their number."""
+    def card_means(self, view: View, k: Knowledge, legal: int,
+                   deadline: float | None = None) -> tuple[dict[int, float], int]:
+        """Each legal card's mean score for the seat over the sampled worlds, and their number;
+        ``deadline`` (``time.perf_counter``): the bot's own by default."""
         cards = [c for c in range(78) if legal >> c & 1]
         seat = view.seat
         totals = dict.fromkeys(cards, 0.0)
-        deadline = time.perf_counter() + GUARD * self.think
+        deadline = self.deadline() if deadline is None else deadline
         budget: float = self.playouts
         rng = self.rng
         worlds = 0

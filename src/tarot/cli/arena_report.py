@@ -52,6 +52,7 @@ def arena_table(result: ArenaResult) -> Table:
     """The results table: gain with its 95% CI, taking and contracts, decision time, illegal actions."""
     c = result.config
     think = "" if c.think is None else f", think {c.think:g} s"
+    think += "" if c.playouts is None else f", {c.playouts:,} playouts"
     table = Table(title=f"{c.candidate} vs {c.baseline}: {c.players} players, seed {c.seed}{think}",
                   box=box.SIMPLE_HEAVY, show_header=True)
     table.add_column("measure")
@@ -128,6 +129,9 @@ CandidateOpt = Annotated[str, typer.Option(help="Bot to measure: short name or p
 BaselineOpt = Annotated[str, typer.Option(help="Bot in the other seats (in all seats for the reference).")]
 ThinkOpt = Annotated[float | None, typer.Option(
     help="Seconds per decision of the search bot (default: its own).")]
+PlayoutsOpt = Annotated[int | None, typer.Option(
+    help="A fixed budget of the search bot instead (playouts a decision, the clock ignored): "
+                "the same seed gives the same match on any machine.")]
 OutOpt = Annotated[Path | None, typer.Option(help="Save every deal played as a game record (JSON list).")]
 
 
@@ -179,6 +183,7 @@ def arena_command(
     seed: Annotated[int, typer.Option(help="Match seed: every deal and bot seed derives from it.")] = 0,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
     think: ThinkOpt = None,
+    playouts: PlayoutsOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     out: OutOpt = None,
     shard: ShardOpt = None,
@@ -189,7 +194,7 @@ def arena_command(
     if ctx.invoked_subcommand is not None:
         return
     config = ArenaConfig(candidate=candidate, baseline=baseline, players=players, deals=deals, seed=seed,
-                         jobs=jobs, think=think, keep_records=out is not None)
+                         jobs=jobs, think=think, keep_records=out is not None, playouts=playouts)
     try:
         config.check()
         part = None if shard is None else parse_shard(shard)

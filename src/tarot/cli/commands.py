@@ -418,6 +418,9 @@ def ladder(
         help="Bot kinds, comma-separated; each seat of a game is drawn from them.")] = ",".join(BOT_NAMES),
     think: Annotated[float | None, typer.Option(
         help="Seconds per decision of the search bot (default: its own); each is rated apart.")] = None,
+    playouts: Annotated[int | None, typer.Option(
+        help="A fixed budget of the search bot instead (playouts a decision, the clock "
+                    "ignored: the same seed gives the same games on any machine).")] = None,
     seed: Annotated[int | None, typer.Option(
         help="Run seed: every game derives from it (default: a random one, printed).")] = None,
     jobs: Annotated[int, typer.Option("--jobs", "-j", help="Worker processes.")] = 1,
@@ -439,7 +442,8 @@ def ladder(
     except ImportError as exc:
         raise _needs_server(exc) from None
     ladder_command(players=players, games=games, deals=deals, bots=bots, seed=seed, jobs=jobs, think=think,
-                   db=db, as_json=as_json, lang=lang, ray=ray, shard=shard, out_results=out_results)
+                   db=db, as_json=as_json, lang=lang, ray=ray, shard=shard, out_results=out_results,
+                   playouts=playouts)
 
 
 @ladder_app.command("merge")

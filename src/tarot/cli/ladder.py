@@ -49,11 +49,11 @@ from .i18n import Lang, default_lang, minus, text
 from .ladder_games import GameOutcome, LadderConfig, parse_kinds, play_game
 
 
-def identity(kind: str, think: float | None) -> tuple[str, str]:
+def identity(kind: str, think: float | None, playouts: int | None = None) -> tuple[str, str]:
     """The account key and ladder name of ``kind``: a search bot's is that of its actual budget
-    (its own default when ``think`` is None), as the site names it."""
-    budget = getattr(build_bot(kind, 0, think), "think", think or 0.0)
-    return bot_identity(kind, budget)
+    (its own default when neither ``think`` nor ``playouts`` is given), as the site names it."""
+    budget = getattr(build_bot(kind, 0, think, playouts), "think", think or 0.0)
+    return bot_identity(kind, budget, playouts)
 
 
 # --- the ratings ------------------------------------------------------------------------
@@ -114,7 +114,8 @@ class LadderRun:
     def to_json_dict(self) -> dict[str, Any]:
         c = self.config
         return {"players": c.players, "games": c.games, "deals": c.deals, "bots": list(c.kinds),
-                "seed": c.seed, "jobs": c.jobs, "think": c.think, "database": self.database,
+                "seed": c.seed, "jobs": c.jobs, "think": c.think, "playouts": c.playouts,
+                "database": self.database,
                 "seconds": round(self.seconds, 3), "ladder": [s.to_dict() for s in self.ladder]}
 
 
@@ -154,7 +155,8 @@ def _open(url: str, config: LadderConfig) -> tuple[Engine, dict[str, str]]:
         migrate(url)
         engine = create_engine(normalize_url(url))
         with engine.begin() as conn:
-            pids = {kind: bot_account(conn, *identity(kind, config.think)) for kind in config.kinds}
+            pids = {kind: bot_account(conn, *identity(kind, config.think, config.playouts))
+                    for kind in config.kinds}
     except Exception as exc:
         if os.environ.get("TAROT_DEBUG"):
             raise
@@ -182,11 +184,13 @@ def _play_and_rate(engine: Engine, pids: Mapping[str, str], config: LadderConfig
 
 def ladder_command(*, players: int, games: int, deals: int, bots: str, seed: int | None, jobs: int,
                    think: float | None, db: str | None, as_json: bool, lang: Lang | None,
-                   ray: str | None = None, shard: str | None = None, out_results: Path | None = None) -> None:
+                   ray: str | None = None, shard: str | None = None, out_results: Path | None = None,
+                   playouts: int | None = None) -> None:
     """``tarot ladder``: check, open the database, play and rate, print the ladder (or, with
     ``shard``, play that shard's games only and save them to ``out_results``)."""
     config = LadderConfig(players=players, games=games, deals=deals, kinds=parse_kinds(bots),
-                          seed=secrets.randbits(32) if seed is None else seed, jobs=jobs, think=think)
+                          seed=secrets.randbits(32) if seed is None else seed, jobs=jobs, think=think,
+                          playouts=playouts)
     try:
         config.check()
         part = None if shard is None else parse_shard(shard)

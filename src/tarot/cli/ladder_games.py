@@ -24,6 +24,7 @@ class LadderConfig:
     seed: int = 0
     jobs: int = 1
     think: float | None = None  # seconds per decision of the search bot; None: its default
+    playouts: int | None = None  # the search bot's fixed budget instead (the clock ignored)
 
     def check(self) -> None:
         """Raise ValueError with a one-line reason if the run cannot be played."""
@@ -34,6 +35,8 @@ class LadderConfig:
                 raise ValueError(f"--{name} must be at least 1, not {value}")
         if self.think is not None and not (math.isfinite(self.think) and self.think > 0):
             raise ValueError(f"--think must be a positive number of seconds, not {self.think}")
+        if self.playouts is not None and self.playouts < 1:
+            raise ValueError(f"--playouts must be at least 1, not {self.playouts}")
         if not self.kinds:
             raise ValueError("--bots names no bot")
         for kind in self.kinds:
@@ -66,8 +69,8 @@ def play_game(config: LadderConfig, index: int) -> GameOutcome:
     """Play game ``index``: everything (seats, cards, each bot's seed) derives from (seed, index)."""
     n = config.players
     kinds = seat_kinds(config, index)
-    bots = [build_bot(kind, derive_seed(config.seed, index, "ladder", "bot", s), config.think)
-            for s, kind in enumerate(kinds)]
+    bots = [build_bot(kind, derive_seed(config.seed, index, "ladder", "bot", s), config.think,
+                      config.playouts) for s, kind in enumerate(kinds)]
     deal_seed = derive_seed(config.seed, index, "ladder", "deals")
     game = Game(n, config.deals, first_dealer=index % n, seed=deal_seed)
     while game.deal is not None:  # the game deals again after an annulled deal, and moves the dealer

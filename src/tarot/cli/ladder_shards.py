@@ -35,7 +35,8 @@ def play_shard(config: LadderConfig, shard: tuple[int, int],
 def _run_of(config: LadderConfig) -> dict[str, Any]:
     """What shards of one run share."""
     return {"players": config.players, "games": config.games, "deals": config.deals,
-            "bots": list(config.kinds), "seed": config.seed, "think": config.think}
+            "bots": list(config.kinds), "seed": config.seed, "think": config.think,
+            "playouts": config.playouts}
 
 
 def results_json(config: LadderConfig, shard: tuple[int, int], outcomes: list[GameOutcome],
@@ -54,7 +55,8 @@ def merge(files: list[tuple[str, Any]], jobs: int = 1) -> tuple[LadderConfig, li
         files, Parts(FORMAT, "ladder", "run", "game", "games"),
         lambda raw: GameOutcome(int(raw["index"]), tuple(raw["kinds"]), tuple(int(t) for t in raw["totals"])))
     config = LadderConfig(players=run["players"], games=run["games"], deals=run["deals"],
-                          kinds=tuple(run["bots"]), seed=run["seed"], jobs=jobs, think=run["think"])
+                          kinds=tuple(run["bots"]), seed=run["seed"], jobs=jobs, think=run["think"],
+                          playouts=run.get("playouts"))
     config.check()
     for o in outcomes:
         seats_ok = len(o.kinds) == len(o.totals) == config.players and set(o.kinds) <= set(config.kinds)

@@ -188,7 +188,7 @@ class TerminalGame:
 
     def __init__(self, console: Console, read_line: ReadLine, *, lang: Lang, players: int = 4,
                  deals: int = 1, bots: str = "heuristic", seed: int | None = None,
-                 think: float | None = None, echo: bool = False) -> None:
+                 think: float | None = None, echo: bool = False, playouts: int | None = None) -> None:
         self.console = console
         self.read_line = read_line
         self.lang = lang
@@ -196,7 +196,7 @@ class TerminalGame:
         # Seat 0 speaks first in the first deal (R4: the seat after the dealer).
         self.game = Game(players, deals, first_dealer=players - 1, seed=seed)
         self.bots: dict[int, Bot] = {
-            seat: build_bot(bots, None if seed is None else seed * 10 + seat, think)
+            seat: build_bot(bots, None if seed is None else seed * 10 + seat, think, playouts)
             for seat in range(1, players)
         }
         self.results: list[tuple[str, DealResult]] = []
@@ -634,6 +634,10 @@ LangOpt = Annotated[
 ThinkOpt = Annotated[
     float | None, typer.Option("--think", min=0.0, help="Seconds per decision for the search bot."),
 ]
+PlayoutsOpt = Annotated[
+    int | None, typer.Option("--playouts", min=1, help="A fixed budget for the search bot instead "
+                             "(playouts a decision, the clock ignored: the same seed plays the same cards)."),
+]
 
 
 def _stdin_line() -> str:
@@ -648,16 +652,18 @@ OutOpt = Annotated[Path | None, typer.Option(
 
 
 def play(players: PlayersOpt = 4, bots: BotsOpt = "club", deals: DealsOpt = 5, seed: SeedOpt = None,
-         lang: LangOpt = None, think: ThinkOpt = None, out: OutOpt = None) -> None:
+         lang: LangOpt = None, think: ThinkOpt = None, out: OutOpt = None,
+         playouts: PlayoutsOpt = None) -> None:
     """Play a game against bots in the terminal (you are seat 0)."""
     console = Console(highlight=False)
     interactive = sys.stdin.isatty()
     read_line: ReadLine = input if interactive else _stdin_line  # input(): line editing at a terminal
     try:  # the bots are built here: a bad name, option or plug-in is a one-line error
         game = TerminalGame(console, read_line, lang=lang or default_lang(), players=players,
-                            deals=deals, bots=bots, seed=seed, think=think, echo=not interactive)
+                            deals=deals, bots=bots, seed=seed, think=think, echo=not interactive,
+                            playouts=playouts)
     except ValueError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--bots/--think") from None
+        raise typer.BadParameter(str(exc), param_hint="--bots/--think/--playouts") from None
     status = game.run()
     if out is not None and game.game.records:  # the deals finished, even when the game was left
         try:

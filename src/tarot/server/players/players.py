@@ -110,9 +110,11 @@ def set_prefs(conn: Connection, pid: str, prefs: str) -> None:
     conn.execute(update(PlayerRow).where(PlayerRow.id == pid).values(prefs=prefs))
 
 
-def bot_identity(kind: str, think: float) -> tuple[str, str]:
+def bot_identity(kind: str, think: float, playouts: int | None = None) -> tuple[str, str]:
     """A bot's account key and its name on the ladder: a search bot's strength depends on its
-    time to think, so each budget is a player of its own."""
+    budget (its time to think, or a fixed count of playouts), so each budget is a player of its own."""
+    if kind == "search" and playouts is not None:
+        return f"search-p{playouts}", f"Search {playouts} playouts"
     if kind == "search":
         return f"search-{think:g}", f"Search {think:g} s"
     return kind, kind.capitalize()
