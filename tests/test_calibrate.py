@@ -50,10 +50,7 @@ def play_opening(bots: list[SearchBot], seed: int, actions: int = 24) -> list[Ac
     while deal.phase is not Phase.DONE and len(deal.actions) < actions:
         seat = deal.turn
         assert seat is not None
-        deal.apply(bots[seat].act(deal.view(seat)))
-        poignee = bots[seat].poignee(deal.view(seat)) if deal.turn == seat else None
-        if poignee is not None and deal.check(poignee) is None:
-            deal.apply(poignee)
+        deal.apply(bots[seat].act(deal.view(seat)))  # (a poignée too: ``act`` shows it before the card)
     return list(deal.actions)
 
 
