@@ -8,6 +8,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -37,16 +38,22 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-net
 def start_server(db: Path, port: int, **settings: Any) -> tuple[Any, threading.Thread]:
     """The site on ``port`` with the SQLite file ``db``, in a thread; stop it with ``stop_server``.
     ``settings``: any of ``Settings`` other than the browser tests' quick ones."""
+    # The port is taken at once, before the app is made: ``free_port`` found it free a moment
+    # ago, and meanwhile a connection of another test could take it as its own end (seen: the
+    # server never started and its test waited 90 s for the page).
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
     quick = {"bot_delay": 0.0, "trick_pause": 0.0, "think": 0.05, "grace": 3.0}
     app = create_app(f"sqlite:///{db}", Settings(**(quick | settings)))
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **UVICORN_OPTIONS)
     srv = uvicorn.Server(config)
-    th = threading.Thread(target=srv.run, daemon=True)
+    th = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
     th.start()
-    for _ in range(100):
-        if srv.started:
-            break
-        time.sleep(0.05)
+    end = time.monotonic() + 30
+    while not srv.started:
+        assert th.is_alive() and time.monotonic() < end, f"the test server on port {port} did not start"
+        time.sleep(0.01)
     return srv, th
 
 
