@@ -10,7 +10,7 @@ import pytest
 
 from tarot.bots import bidding
 from tarot.bots.bidding import bid_evidence, candidate_bids, choose_bid, estimate_bids, heuristic_bid
-from tarot.bots.evaluation import call_choice, ecart_choice
+from tarot.bots.evaluation import call_choice, contract_for, ecart_choice, hand_points
 from tarot.bots.heuristic import HeuristicBot
 from tarot.bots.rollout import play_out, start_play
 from tarot.bots.sampler import sample_before_play
@@ -100,11 +100,12 @@ def test_a_garde_contre_leaves_only_pass() -> None:
     assert choose_bid(view, random.Random(0), 100, time.perf_counter() + 60) == Bid(1, None)
 
 
-def test_the_heuristic_bid_is_the_heuristic_bots() -> None:
+def test_the_model_of_the_other_seats_is_the_club_scale() -> None:
     for view in bidding_views(4, 20, seed=7):
         highest = max((c for _, c in view.bids if c is not None), default=None)
-        expected = HeuristicBot(seed=0).act(view)
-        assert Bid(view.seat, heuristic_bid(view.hand.mask, 4, highest)) == expected
+        scale = contract_for(hand_points(view.hand.mask), 4)
+        expected = scale if scale is not None and (highest is None or scale > highest) else None
+        assert heuristic_bid(view.hand.mask, 4, highest) == expected
 
 
 def test_earlier_bids_are_evidence() -> None:

@@ -188,12 +188,17 @@ def test_friends_and_foes_never_contradict_the_hidden_sides(seed: int) -> None:
 
 def test_the_called_card_is_never_taken_to_be_in_the_ecart() -> None:
     """R11 at 5 players: the called card may not be discarded. Seed "q181": the taker holds the
-    four kings and calls the queen of clubs at a prise; no seat may think it lies in the écart."""
+    four kings, takes a prise (the others pass) and calls the queen of clubs; no seat may think it
+    lies in the écart."""
     deal = Deal.new(5, 0, seed="q181")
     bots = [HeuristicBot(seed=s) for s in range(5)]
     while deal.phase is not Phase.PLAY:
         seat = deal.turn
         assert seat is not None
+        if deal.phase is Phase.BIDDING:
+            four_kings = deal.hands[seat] & KINGS == KINGS
+            deal.apply(Bid(seat, Contract.PRISE if four_kings else None))
+            continue
         deal.apply(bots[seat].act(deal.view(seat)))
     assert deal.called is not None and deal.contract is not None and deal.contract.chien_shown
     called = 1 << int(deal.called)

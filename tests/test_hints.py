@@ -91,7 +91,7 @@ def test_no_hint_where_the_result_counts(tmp_path: Path) -> None:
         assert guest.expect("error")["code"] == "no_hints"
 
 
-def position(phase: str, seed: str = "advice-2", poignee: bool = False) -> View:
+def position(phase: str, seed: str = "advice-3", poignee: bool = False) -> View:
     """The first position of ``phase`` with a choice, the club bots playing every seat (a
     seeded deal where one of them takes; in play, with or without a poignée to show)."""
     deal = Deal.new(4, 0, seed=seed)

@@ -146,9 +146,10 @@ def test_a_decision_is_evaluated_from_the_seats_view_only() -> None:
 
 def test_random_play_loses_more_than_the_heuristics() -> None:
     """The grades mean something: a seat playing at random loses more per decision than the
-    heuristic seats of the same deals."""
+    heuristic seats of the same deals (summed over five deals: in one deal alone a random seat
+    may have little to lose)."""
     random_loss = heuristic_loss = 0.0
-    for seed in range(1, 4):
+    for seed in range(1, 6):
         review = review_deal(played(3, seed, random_seats=(1,)), FAST)
         random_loss += review.seats[1].mean_loss
         heuristic_loss += (review.seats[0].mean_loss + review.seats[2].mean_loss) / 2

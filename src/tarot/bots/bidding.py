@@ -55,7 +55,10 @@ DRAWS_PER_WORLD = 400  # hands drawn before a world counts as not found (a very 
 
 
 def heuristic_bid(hand: int, players: int, highest: Contract | None) -> Contract | None:
-    """What the heuristic bot bids with ``hand`` after ``highest`` (``HeuristicBot.bid``)."""
+    """What the club scale bids with ``hand`` after ``highest``: the search's model of how the
+    other seats bid. (The heuristic bot bid so until 2026-11-28; it now bids from outcomes,
+    ``bid_model``, which the search was not measured with as its model of the others: at 5
+    players it made a hopeless hand take, against seats that take more.)"""
     contract = contract_for(hand_points(hand), players)
     return contract if contract is not None and (highest is None or contract > highest) else None
 

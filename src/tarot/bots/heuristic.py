@@ -25,7 +25,8 @@ from tarot.engine.cards import (
 )
 
 from .base import Bot
-from .evaluation import THRESHOLDS, call_choice, contract_for, ecart_choice, hand_points
+from .bid_model import best_bid
+from .evaluation import THRESHOLDS, call_choice, ecart_choice, hand_points
 from .knowledge import Knowledge, best_index, knowledge_of, lead_mask_of
 
 # A seat still to play is taken to hold the led plain suit (so it cannot overtrump a ruff) when
@@ -91,11 +92,9 @@ class HeuristicBot(Bot):
     # --- before the play ---------------------------------------------------------
 
     def bid(self, view: View) -> Bid:
-        contract = contract_for(hand_points(view.hand.mask), view.players)
+        """The contract worth most to this hand, learned from outcomes (``bid_model``)."""
         highest = max((c for _, c in view.bids if c is not None), default=None)
-        if contract is None or (highest is not None and contract <= highest):
-            return Bid(view.seat, None)
-        return Bid(view.seat, contract)
+        return Bid(view.seat, best_bid(view.hand.mask, view.players, highest))
 
     def chelem_certain(self, view: View) -> bool:
         """Only a hand that wins every trick whatever the others hold: master trumps enough to
