@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from typing import Any
 
 import pytest
 
@@ -90,6 +91,29 @@ def test_a_wait_cancelled_as_its_deadline_passes_is_cancelled() -> None:
         with pytest.raises(asyncio.CancelledError):
             await asyncio.wait_for(task, 2)
         assert timeouts == 0
+
+    asyncio.run(main())
+
+
+@pytest.mark.parametrize("clock", [SYSTEM, ManualClock()], ids=["system", "manual"])
+def test_a_cancel_as_the_awaited_finishes_is_not_lost(clock: Any) -> None:
+    """A table's actor told to stop (cancelled) in the turn of the loop where its next message
+    arrives stops: under Python 3.11, ``asyncio.wait_for`` returned the message and lost the
+    cancellation, and the actor went on waiting, so the app's shutdown hung (seen in CI)."""
+
+    async def main() -> None:
+        queue: asyncio.Queue[int] = asyncio.Queue()
+
+        async def actor() -> None:
+            while True:
+                await clock.wait_until(queue.get(), clock.now() + 60)
+
+        task = asyncio.create_task(actor())
+        await asyncio.sleep(0)  # (the actor waits on its queue)
+        queue.put_nowait(1)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await asyncio.wait_for(task, 2)
 
     asyncio.run(main())
 

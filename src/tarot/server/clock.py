@@ -64,7 +64,11 @@ class SystemClock:
         return asyncio.get_running_loop().call_later(seconds, callback)
 
     async def wait_until(self, awaitable: Awaitable[T], deadline: float) -> T:
-        return await asyncio.wait_for(awaitable, max(0.0, deadline - time.monotonic()))
+        # Not ``asyncio.wait_for``: under Python 3.11 it loses a cancellation that comes as the
+        # awaitable finishes (gh-86296), and a table's actor stopped so went on waiting forever
+        # (the app's shutdown hung). ``asyncio.timeout`` awaits in this very task.
+        async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+            return await awaitable
 
 
 SYSTEM = SystemClock()
