@@ -190,13 +190,19 @@ def served(src: str | Path | None = None, launch: str | None = None) -> Iterator
             server.stop()
 
 
-def tree_cpu_seconds(pid: int) -> float:
-    """CPU seconds of ``pid`` and every process under it (a server's worker processes)."""
-    stats: dict[int, tuple[int, int]] = {}  # pid → (parent, clock ticks)
+def processes() -> dict[int, tuple[int, int]]:
+    """Every process now, from /proc: pid → (its parent's pid, its CPU time in clock ticks)."""
+    stats: dict[int, tuple[int, int]] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
-        with contextlib.suppress(OSError, IndexError, ValueError):
+        with contextlib.suppress(OSError, IndexError, ValueError):  # (gone meanwhile)
             fields = stat.read_text().rsplit(")", 1)[1].split()
             stats[int(stat.parent.name)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    return stats
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU seconds of ``pid`` and every process under it (a server's worker processes)."""
+    stats = processes()
     tree, grew = {pid}, True
     while grew:
         more = {p for p, (parent, _) in stats.items() if parent in tree} - tree

@@ -4,19 +4,18 @@
 
 Plays ``--deals`` seeded deals with a search bot in every seat, at ``--think`` seconds a decision,
 while ``--load`` processes of ``bench/engine.py`` run beside it (random deals, as many as they
-can: each takes a core), and times every decision the bots make that has a choice (a bid, the
-écart, a poignée, a card with more than one legal). A decision must end at its think time
+can: each takes a core), and times the bots' bids and their cards with a choice
+(``bench/playouts.py``'s ``decision_times``). A decision must end at its think time
 (the search stops at its deadline): the issue asks its p99 at most ``think + 0.1`` s even on a
 loaded machine. Prints ``key=value`` lines: decisions, think_s, load, median_s, p99_s, max_s,
 over_think (how many took longer than the think time), over_margin (longer than think + 0.1 s).
 Another revision's bots: run this file with ``PYTHONPATH=<its worktree>/src`` (its native
 kernels copied or built there).
 
-2026-11-28, the 2-core development machine, think 0.5 s, 10 deals at 4 players (217–219
-decisions): with 4 processes of load, before the search stopped at its deadline (1284efc)
-median 0.419 s, p99 0.785 s, max 0.799 s, 39 decisions over 0.6 s; after, median 0.415 s, p99
-0.512 s, max 0.512 s, none over 0.6 s. With 2 processes of load: p99 0.502 / 0.500 s, max
-0.598 / 0.501 s.
+2026-11-28, the 2-core development machine, think 0.5 s, 10 deals at 4 players (507–513
+decisions), 4 processes of load: before the search stopped at its deadline (1284efc) median
+0.406 s, p99 0.739 s, max 0.862 s, 63 decisions over 0.6 s; after, median 0.389 s, p99 0.508 s,
+max 0.529 s, none over 0.6 s.
 """
 
 from __future__ import annotations
@@ -25,34 +24,14 @@ import argparse
 import statistics
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+from common import quantile
+from playouts import decision_times
 from tarot.bots.search import SearchBot
-from tarot.engine import Deal, Phase
 
 ENGINE = Path(__file__).with_name("engine.py")
-
-
-def timed_deal(players: int, seed: int, think: float, times: list[float]) -> None:
-    """One deal by search bots; each decision with a choice timed into ``times``."""
-    deal = Deal.new(players, seed % players, seed=seed)
-    bots = [SearchBot(seed=seed * 10 + s, think=think) for s in range(players)]
-    while deal.phase is not Phase.DONE:
-        seat = deal.turn
-        assert seat is not None
-        view = deal.view(seat)
-        start = time.perf_counter()
-        action = bots[seat].act(view)
-        elapsed = time.perf_counter() - start
-        if len(view.legal) > 1 or view.ecart_options is not None:
-            times.append(elapsed)
-        deal.apply(action)  # (a poignée too: ``act`` shows it before the card)
-
-
-def quantile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def main() -> int:
@@ -61,19 +40,17 @@ def main() -> int:
     parser.add_argument("--deals", type=int, default=4)
     parser.add_argument("--players", type=int, default=4, choices=(3, 4, 5))
     parser.add_argument("--load", type=int, default=2, help="bench/engine.py processes beside (each a core)")
-    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     SearchBot(think=args.think)  # (the calibration, once a process, before the load starts)
     load = [subprocess.Popen([sys.executable, str(ENGINE), "--deals", str(10**8), "--seed", str(i)],
                              stdout=subprocess.DEVNULL) for i in range(args.load)]
-    times: list[float] = []
     try:
-        for k in range(args.deals):
-            timed_deal(args.players, args.seed + k, args.think, times)
+        by_phase = decision_times(args.players, args.deals, args.think)
     finally:
         for proc in load:
             proc.kill()
             proc.wait()
+    times = sorted(by_phase["bidding"] + by_phase["play"])
     print(f"decisions={len(times)}")
     print(f"think_s={args.think:g}")
     print(f"load={args.load}")

@@ -132,12 +132,13 @@ def boards(cls: Callable[[Deal], playout.PureBoard]) -> Callable[[list[Deal]], i
     return run
 
 
-def decision_times(players: int, deals: int) -> dict[str, list[float]]:
-    """Seconds per decision of default search bots: bids, and cards with a choice."""
+def decision_times(players: int, deals: int, think: float = 0.5) -> dict[str, list[float]]:
+    """Seconds per decision of search bots at ``think`` (their default): bids, and cards with a
+    choice (``bench/decisions.py`` measures them beside a load)."""
     times: dict[str, list[float]] = {"bidding": [], "play": []}
     for seed in range(deals):
         deal = Deal.new(players, seed % players, seed=1000 + seed)
-        bots = [SearchBot(seed=seed * 10 + s) for s in range(players)]
+        bots = [SearchBot(seed=seed * 10 + s, think=think) for s in range(players)]
         while deal.phase is not Phase.DONE:
             seat = deal.turn
             assert seat is not None

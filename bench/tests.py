@@ -26,6 +26,10 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from common import processes
 
 PR_SET_CHILD_SUBREAPER = 36  # (linux/prctl.h)
 
@@ -75,17 +79,9 @@ def run(argv: list[str]) -> tuple[int, float, float]:
 
 
 def children() -> list[int]:
-    """This process's children (pytest's orphans, once it is done), from /proc."""
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue  # (not a process, or gone)
-        if int(stat[stat.rfind(")") + 2:].split()[1]) == os.getpid():
-            found.append(int(entry))
-    return found
+    """This process's children (pytest's orphans, once it is done)."""
+    me = os.getpid()
+    return [pid for pid, (parent, _) in processes().items() if parent == me]
 
 
 def main() -> int:

@@ -38,14 +38,16 @@ def outcomes(task: tuple[int, int, int]) -> list[tuple[tuple[int, ...], int, int
     players, seed, index = task
     dealer = index % players
     taker = (dealer + 1 + index // players) % players
+    deal_seed = derive_seed(seed, index, "fit-bids", players)
+    dealt = Deal.new(players, dealer, seed=deal_seed)
+    if dealt.phase is not Phase.BIDDING:
+        return []  # annulled as dealt (a petit sec): no bid
+    hand = dealt.view(taker).hand.mask
+    if hand_points(hand) < THRESHOLDS[players][0] - FLOOR:
+        return []  # a hand the heuristic passes without asking the model: not fitted
     rows = []
     for contract in Contract:
-        deal = Deal.new(players, dealer, seed=derive_seed(seed, index, "fit-bids", players))
-        if deal.phase is not Phase.BIDDING:
-            return []  # annulled as dealt (a petit sec): no bid
-        hand = deal.view(taker).hand.mask
-        if hand_points(hand) < THRESHOLDS[players][0] - FLOOR:
-            return []  # a hand the heuristic passes without asking the model: not fitted
+        deal = dealt.copy()
         while deal.phase is Phase.BIDDING:
             seat = deal.turn
             assert seat is not None

@@ -20,9 +20,8 @@ from importlib import resources
 from tarot.engine import Contract
 from tarot.engine.cards import EXCUSE_BIT, KINGS, PETIT_BIT, SUIT_MASKS, TRUMPS
 
-from .evaluation import THRESHOLDS, hand_points
+from .evaluation import OUDLER_BITS, T21_BIT, THRESHOLDS, hand_points
 
-T21_BIT = 1 << 76
 HIGH_TRUMPS = sum(1 << c for c in range(71, 77))  # T16…T21
 QUEENS = KINGS >> 1
 FLOOR = 12  # hands this far below the heuristic's scale for a prise pass without the model
@@ -33,7 +32,7 @@ FEATURES = ("one", "trumps", "high_trumps", "oudlers_1", "oudlers_2", "oudlers_3
 def features(hand: int) -> tuple[int, ...]:
     """The hand's shape, as the model reads it (``FEATURES``, in that order)."""
     trumps = (hand & TRUMPS).bit_count()
-    oudlers = bool(hand & T21_BIT) + bool(hand & EXCUSE_BIT) + bool(hand & PETIT_BIT)
+    oudlers = (hand & OUDLER_BITS).bit_count()
     lengths = [(hand & SUIT_MASKS[s]).bit_count() for s in range(4)]
     return (1, trumps, (hand & HIGH_TRUMPS).bit_count(), int(oudlers == 1), int(oudlers == 2),
             int(oudlers == 3), int(bool(hand & T21_BIT)), int(bool(hand & EXCUSE_BIT)),
