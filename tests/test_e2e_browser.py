@@ -401,10 +401,14 @@ def test_lobby_updates_do_not_wipe_what_is_being_typed(server: str, browser: Any
     dave.fill("input[name=deals]", "7")
     before = dave.evaluate("() => window.tarotLobbyUpdates || 0")
     erin.locator(".seat[data-seat='1'] button.add-bot").click()
-    dave.wait_for_function(f"() => (window.tarotLobbyUpdates || 0) > {before}")
+    # wait for the update that carries the bot (an earlier one, e.g. Dave's own arrival, may
+    # land after `before` was read): the row shows it, the bot by its short name
+    dave.wait_for_function(
+        "() => (document.querySelector('table.tables .who') || {}).innerText"
+        " === '★ Erin (guest), Bot 2, —'"
+    )
+    assert dave.evaluate("() => window.tarotLobbyUpdates || 0") > before
     assert dave.input_value("input[name=deals]") == "7"
-    # the lobby came as a change (lobby_update), and the row shows it, the bot by its short name
-    assert dave.inner_text("table.tables .who") == "★ Erin (guest), Bot 2, —"
     assert dave.evaluate("() => document.activeElement && document.activeElement.name") == "deals"
     erin.close()
     dave.close()
