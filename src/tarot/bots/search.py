@@ -3,7 +3,9 @@
 For each decision with a choice of cards, the bot deals the cards it cannot see consistently
 with its view (``sampler``), and in every sampled world plays each legal card followed by a fast
 playout (``rollout``); the card with the best mean score for its seat wins. The same worlds serve
-every card (common random numbers), so differences between cards are measured, not noise.
+every card (common random numbers), so differences between cards are measured, not noise. Each
+world counts as much as the others' bids were likely with the hands it deals them
+(``bid_inference``): the means are weighted.
 
 Bids are chosen by simulation too (``bidding``): each legal bid is scored by playing sampled
 whole deals out under the contract it leads to. So are the decisions before the first card
@@ -40,6 +42,7 @@ from tarot.engine import Action, Bid, Call, Chelem, Ecart, Poignee, View
 from tarot.engine.cards import CARDS, cards_of
 
 from .announce_search import CardBudget, choose_chelem, choose_poignee
+from .bid_inference import BidLikelihood
 from .bidding import BidCosts, choose_bid
 from .call_search import choose_call
 from .ecart_search import choose_ecart
@@ -61,6 +64,8 @@ class SearchBot(HeuristicBot):
     # The decisions before the first card made by simulation (the rest: the heuristic's). The
     # call ("call") and the chelem ("chelem") can be too, but measured no gain (docs/bots.md).
     simulated: frozenset[str] = frozenset({"ecart", "poignee"})
+    # Weigh the card search's worlds by how likely the others' bids were (``bid_inference``).
+    weigh_bids = True
 
     def __init__(self, seed: int | None = None, think: float = 0.5, playouts: int | None = None,
                  **options: Any) -> None:
@@ -145,8 +150,10 @@ class SearchBot(HeuristicBot):
         budget: float = self.playouts
         rng = self.rng
         worlds = 0
+        weights = 0.0
         failures = 0
         sampler = WorldSampler(view, k)
+        likelihood = BidLikelihood(view) if self.weigh_bids else None
         while budget > 0 and time.perf_counter() < deadline and failures < 3:
             world, draws = sampler.draw(rng)
             budget -= draws * self.world_cost  # refused draws cost as much as the kept one
@@ -154,9 +161,11 @@ class SearchBot(HeuristicBot):
                 failures += 1
                 continue
             worlds += 1
+            weight = likelihood(world.dealt) if likelihood is not None else 1.0
+            weights += weight
             board = Board(world)
             args = score_args(world)
             for c in cards:
-                totals[c] += score_of(board.after(c), *args)[seat]
+                totals[c] += weight * score_of(board.after(c), *args)[seat]
             budget -= len(cards)
-        return {c: t / max(worlds, 1) for c, t in totals.items()}, worlds
+        return {c: t / weights if weights else 0.0 for c, t in totals.items()}, worlds
