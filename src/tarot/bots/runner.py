@@ -30,6 +30,10 @@ def play_deal(deal: Deal, bots: Sequence[Bot], stats: PlayStats | None = None) -
 
     A bot whose action is refused (or that raises) is recorded in ``stats.illegal`` and a random
     legal action is played in its place, so one faulty plug-in cannot stop a match.
+
+    A bot that has a ``see_deal`` method is a measuring stick, not a player (the ceiling of
+    ``bench/baselines/ceiling.py``): it is handed a copy of the whole deal before each decision.
+    Only the offline matches call this function (the arena); the site never does.
     """
     if len(bots) != deal.players:
         raise ValueError(f"{deal.players} players need {deal.players} bots, not {len(bots)}")
@@ -41,6 +45,9 @@ def play_deal(deal: Deal, bots: Sequence[Bot], stats: PlayStats | None = None) -
         seat = deal.turn
         assert seat is not None
         view = deal.view(seat)
+        see_deal = getattr(bots[seat], "see_deal", None)
+        if see_deal is not None:
+            see_deal(deal.copy())
         start = clock()
         reason = "the bot returned no action"
         try:
