@@ -13,6 +13,7 @@ from tarot.engine.cards import (
     TRUMPS as _TRUMPS, OUDLERS as _OUDLERS,
 )
 from tarot.engine import Phase
+from tarot.bots.rollout import PETIT_HUNT as _PETIT_HUNT
 
 cdef extern from *:
     """
@@ -75,6 +76,7 @@ for _c in range(78):
         CHEAP_KEY[_c] = _HALF[_c] * 32 + (_c % 14 if _c < 56 else _c - 40)
 
 cdef object _PLAY = Phase.PLAY
+cdef int HUNT = _PETIT_HUNT  # rollout.PETIT_HUNT
 
 
 cdef struct State:
@@ -251,6 +253,11 @@ cdef int lead_card(State* s, int seat, u128 legal) noexcept nogil:
             top = highest(trumps)
             if top > highest(foe_trumps):
                 return top
+    if trumps and me != 0:  # the defence hunts the Petit
+        for i in range(nfoes):
+            h = s.hands[foes[i]]
+            if h & PETIT and popcount(h & TRUMPS) <= HUNT:
+                return highest(trumps)
     if plain:
         best_suit = 0
         best_count = -1

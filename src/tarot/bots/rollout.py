@@ -1,6 +1,8 @@
 """A fast playout policy for the search bot, on a full deal (a sampled world, so every hand is
 known there): win cheaply when the trick can be won for sure, load points on a partner's sure
-trick, give the least otherwise, and never keep the Excuse for the last trick.
+trick, give the least otherwise, and never keep the Excuse for the last trick; on the lead, cash
+master honours, draw trumps with masters, and, in defence, hunt the Petit while its holder is
+short of trumps.
 
 It reads the engine's fields directly (masks), which keeps one decision to a few microseconds:
 the search's strength is the number of playouts it can afford.
@@ -30,6 +32,8 @@ from tarot.engine.cards import (
 from .evaluation import THRESHOLDS, call_choice, ecart_choice, hand_points
 
 _PLAY = Phase.PLAY
+ATTACK = 0  # the value of ``Deal.side[seat]`` for the attack
+PETIT_HUNT = 3  # a defender leads trumps while the Petit's holder has this many trumps or fewer
 _TRUMPS = TRUMPS
 # Per card: a sort key for "worth least" (points, then rank); the Petit and Excuse weigh most.
 _CHEAP_KEY = tuple(
@@ -173,6 +177,13 @@ def _lead(deal: Deal, seat: int, legal: int) -> int:
             top = trumps.bit_length() - 1
             if top > foe_trumps.bit_length() - 1:
                 return top  # draw trumps with a master
+    if trumps and me != ATTACK:
+        # The defence hunts the Petit: trumps led from the top while the seat holding it is
+        # short of trumps, so that it must give the Petit up before the last trick.
+        for s in foes:
+            h = hands[s]
+            if h & PETIT_BIT and (h & _TRUMPS).bit_count() <= PETIT_HUNT:
+                return trumps.bit_length() - 1
     if plain:
         # A small card of the longest suit.
         best_suit = max(range(4), key=lambda s: (plain & SUIT_MASKS[s]).bit_count())
@@ -193,7 +204,6 @@ def play_out(deal: Deal) -> None:
         play(CARDS[choose(deal)])
 
 
-ATTACK = 0  # the value of ``Deal.side[seat]`` for the attack
 POIGNEE_MARGIN = 6  # HeuristicBot.poignee: the taker shows one with this much above its contract
 
 
