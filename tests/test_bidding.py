@@ -281,3 +281,33 @@ def test_the_seats_after_ours_bid_as_the_heuristic() -> None:
     assert bidding.bidding_outcome(hands, view, None) == (2, theirs)
     assert bidding.bidding_outcome(hands, view, Contract.PRISE) == (2, theirs)
     assert bidding.bidding_outcome(hands, view, Contract.GARDE_CONTRE) == (0, Contract.GARDE_CONTRE)
+
+
+def test_the_attack_is_corrected_only_where_the_seat_itself_takes() -> None:
+    """``ATTACK_CORRECTION`` (the playouts' understatement of a search taker, measured on
+    outcomes) is added where the seat takes; where a later seat takes, the seat's score is the
+    playout's own."""
+    from tarot.bots.bidding import ATTACK_CORRECTION, _WorldScores, attack_correction
+    from tarot.bots.playout import Board, score_args, score_of
+
+    checked = set()
+    for seed in range(200):
+        deal = Deal.new(3, 2, seed=seed)
+        if deal.phase is not Phase.BIDDING:
+            continue
+        view = deal.view(0)  # the first to speak: both later seats bid after it
+        world = Deal.__new__(Deal)
+        world._setup(variant(3), 2, list(deal.dealt), deal.chien)
+        scores = _WorldScores(world, view, [*deal.dealt, deal.chien])
+        for mine in (None, Contract.GARDE):
+            taker, contract = bidding.bidding_outcome([*deal.dealt], view, mine)
+            if taker is None or contract is None:
+                continue
+            played = start_play(world, taker, contract)
+            packed = Board(played).play_out()
+            correction = ATTACK_CORRECTION[3][contract] if taker == 0 else 0.0
+            assert attack_correction(3, contract, taker, 0) == correction
+            assert scores.of(mine) == score_of(packed, *score_args(played), correction)[0]
+            checked.add(taker == 0)
+    assert checked == {True, False}
+    assert ATTACK_CORRECTION[3][Contract.GARDE] > 0

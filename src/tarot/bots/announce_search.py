@@ -25,7 +25,7 @@ from typing import Literal
 from tarot.engine import Card, Chelem, Deal, Poignee, View
 from tarot.engine.cards import EXCUSE, PETIT, cards_of
 
-from .bidding import ATTACK_CORRECTION
+from .bidding import attack_correction
 from .knowledge import knowledge_of
 from .opening import MIN_WORLDS
 from .playout import Board, score_args, score_of
@@ -70,7 +70,7 @@ def _score(deal: Deal, packed: int, seat: int, poignees: tuple[int, ...] | None 
     if poignees is not None:
         shown = poignees
     return score_of(packed, players, taker, contract, partner, shown, announced,
-                    ATTACK_CORRECTION[players])[seat]
+                    attack_correction(players, contract, taker, seat))[seat]
 
 
 def chelem_gain(view: View, rng: random.Random, budget: CardBudget) -> tuple[float, int]:

@@ -11,7 +11,8 @@ cards). In a world, a bid is scored by finishing the bidding and playing the dea
 - otherwise the taker calls (5 players), takes the chien, discards and shows a poignée as the
   heuristic bot would, announcing no chelem (``rollout.start_play``); every seat plays the fast
   policy (``rollout.play_out``); the seat's score by the real scoring counts, the attack's card
-  points corrected by ``ATTACK_CORRECTION`` (the playouts' known bias, measured in the arena).
+  points corrected, where the seat itself takes, by ``ATTACK_CORRECTION`` (the playouts' known
+  bias, measured on outcomes by ``tools/calibrate_attack.py``).
 
 So "pass" is worth what the later seats make of the deal, not 0. The bids already made are
 evidence: a world is kept only if the heuristic bidder, holding that seat's hand in the world,
@@ -46,12 +47,23 @@ from .sampler import HandTest, sample_before_play
 DEAL_PLAYOUT_COST = 2.0
 HANDS_PER_PLAYOUT = 25
 MIN_WORLDS = 8  # below this many consistent worlds, trust the heuristic instead
-# Card points added to the attack's count in a playout, per player count. At 4 players the
-# playouts (where every seat sees every card) understate the attack by about 7 points against
-# heuristic defenders, which made the bot pass too often; +6 gained 4 to 5 points a deal in the
-# arena (seeds 1 and 2). At 3 and 5 players any correction (-3, +3, +6) lost points: none.
-ATTACK_CORRECTION: dict[int, float] = {3: 0.0, 4: 6.0, 5: 0.0}
+# Card points added to the attack's count in a playout where the seat itself takes, per player
+# count and contract: how far the playouts understate the attack when the search plays the
+# contract (its own écart, its card search) against heuristic defenders, measured on outcomes by
+# tools/calibrate_attack.py (rounded to the half point R3 counts in). Where another seat takes,
+# nothing is added: the seat's own defence is the search's too (docs/bots.md, "A correction").
+ATTACK_CORRECTION: dict[int, dict[Contract, float]] = {
+    3: {Contract.PRISE: 5.5, Contract.GARDE: 5.5, Contract.GARDE_SANS: 0.0, Contract.GARDE_CONTRE: 0.0},
+    4: {Contract.PRISE: 7.0, Contract.GARDE: 7.0, Contract.GARDE_SANS: 3.0, Contract.GARDE_CONTRE: 3.0},
+    5: {Contract.PRISE: 2.0, Contract.GARDE: 2.0, Contract.GARDE_SANS: 1.5, Contract.GARDE_CONTRE: 1.5},
+}
 DRAWS_PER_WORLD = 400  # hands drawn before a world counts as not found (a very unlikely bid)
+
+
+def attack_correction(players: int, contract: Contract, taker: int, seat: int) -> float:
+    """The card points added to the attack's count in a playout scored for ``seat``: the measured
+    understatement (``ATTACK_CORRECTION``) when the seat itself took ``contract``, else none."""
+    return ATTACK_CORRECTION[players][contract] if seat == taker else 0.0
 
 
 def heuristic_bid(hand: int, players: int, highest: Contract | None) -> Contract | None:
@@ -187,9 +199,10 @@ class _WorldScores:
             return 0  # everyone passed: the deal is annulled
         key = (taker, contract)
         if key not in self.played:
-            # the seat's score, the attack's card points corrected (ATTACK_CORRECTION)
+            # the seat's score, the attack's card points corrected where the seat takes
             deal = start_play(self.world, taker, contract)
             packed = Board(deal).play_out()
-            scores = score_of(packed, *score_args(deal), ATTACK_CORRECTION[deal.players])
+            correction = attack_correction(deal.players, contract, taker, self.view.seat)
+            scores = score_of(packed, *score_args(deal), correction)
             self.played[key] = scores[self.view.seat]
         return self.played[key]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from tarot.engine import Deal, View
 from tarot.engine.rules import variant
 
-from .bidding import ATTACK_CORRECTION, DRAWS_PER_WORLD, BidCosts, bid_evidence
+from .bidding import DRAWS_PER_WORLD, BidCosts, attack_correction, bid_evidence
 from .playout import Board, score_args, score_of
 from .sampler import sample_before_play
 
@@ -56,10 +56,12 @@ def world_of(view: View, dealt: list[int]) -> Deal:
 
 def taker_score(deal: Deal) -> int:
     """The taker's score when ``deal`` (at its first card) is played out by the fast policy, the
-    attack's points corrected as in the bidding search (``ATTACK_CORRECTION``)."""
+    attack's points corrected as in the bidding search (``attack_correction``)."""
     assert deal.taker is not None
     packed = Board(deal).play_out()
-    return score_of(packed, *score_args(deal), ATTACK_CORRECTION[deal.players])[deal.taker]
+    assert deal.contract is not None
+    correction = attack_correction(deal.players, deal.contract, deal.taker, deal.taker)
+    return score_of(packed, *score_args(deal), correction)[deal.taker]
 
 
 @dataclass(frozen=True)
