@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from tarot.bots import play_deal
-from tarot.bots.heuristic import HeuristicBot
 from tarot.bots.arena import ArenaConfig, run_arena
+from tarot.bots.heuristic import HeuristicBot
 from tarot.engine import Action, Deal, View
 
 ROOT = Path(__file__).resolve().parents[1]

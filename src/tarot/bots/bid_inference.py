@@ -63,7 +63,7 @@ def bid_probabilities(hand: int, players: int, highest: Contract | None) -> dict
 
 def _probabilities(x: tuple[float, ...], w: tuple[tuple[float, ...], ...],
                    legal: list[int]) -> list[float]:
-    logits = [0.0 if i == 0 else sum(a * b for a, b in zip(w[i - 1], x)) for i in legal]
+    logits = [0.0 if i == 0 else sum(a * b for a, b in zip(w[i - 1], x, strict=True)) for i in legal]
     top = max(logits)
     exps = [math.exp(v - top) for v in logits]
     total = sum(exps)
