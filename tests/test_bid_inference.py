@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from bid_hands import HOPELESS, STRONG
 from tarot.bots import bid_inference, search
 from tarot.bots.bid_inference import CHOICES, FEATURES, FLOOR, BidLikelihood, bid_probabilities
 from tarot.bots.heuristic import HeuristicBot
@@ -18,17 +19,8 @@ from tarot.bots.knowledge import knowledge_of
 from tarot.bots.playout import Board, score_args, score_of
 from tarot.bots.sampler import WorldSampler
 from tarot.engine import Bid, Contract, Deal, Phase
-from tarot.engine.cards import mask_of, parse_cards
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def mask(codes: str) -> int:
-    return mask_of(parse_cards(codes))
-
-
-STRONG = mask("T21 EX T1 T20 T19 T18 T17 T16 T15 T14 T13 T12 KH KS 2H 3H 4D 5D")
-HOPELESS = mask("1H 2H 3H 4H 5H 1S 2S 3S 4S 5S 1D 2D 3D 4D 1C 2C 3C 4C")
 
 
 def test_the_shipped_weights_cover_every_count_and_contract() -> None:

@@ -10,23 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from bid_hands import HOPELESS, STRONG
 from tarot.bots import bid_model
 from tarot.bots.bid_model import FEATURES, best_bid, expected_scores, features
 from tarot.bots.heuristic import HeuristicBot
 from tarot.engine import Bid, Contract, Deal, Phase
-from tarot.engine.cards import mask_of, parse_cards
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def mask(codes: str) -> int:
-    return mask_of(parse_cards(codes))
-
-
-# 4 players, 18 cards: 12 trumps with the three oudlers, and the kings of hearts and spades.
-STRONG = mask("T21 EX T1 T20 T19 T18 T17 T16 T15 T14 T13 T12 KH KS 2H 3H 4D 5D")
-# no trump, no honour.
-HOPELESS = mask("1H 2H 3H 4H 5H 1S 2S 3S 4S 5S 1D 2D 3D 4D 1C 2C 3C 4C")
 
 
 def test_the_shipped_weights_cover_every_count_and_contract() -> None:

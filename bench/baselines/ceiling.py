@@ -15,6 +15,7 @@ poignée) is the heuristic's. From the repository root:
 from __future__ import annotations
 
 from tarot.bots.bid_model import best_bid
+from tarot.bots.bidding import bidding_outcome
 from tarot.bots.heuristic import HeuristicBot
 from tarot.bots.knowledge import Knowledge
 from tarot.bots.playout import Board, score_args, score_of
@@ -44,22 +45,10 @@ class Ceiling(HeuristicBot):
 
     def _taking(self, world: Deal, view: View, mine: Contract | None) -> int:
         """The seat's score when it bids ``mine`` and the seats after it bid as the heuristic."""
-        n = view.players
-        taker: int | None = None
-        highest: Contract | None = None
-        for seat, bid in view.bids:
-            if bid is not None:
-                taker, highest = seat, bid
-        if mine is not None:
-            taker, highest = view.seat, mine
-        for i in range(len(view.bids) + 1, n):
-            seat = (view.dealer + 1 + i) % n
-            bid = best_bid(world.dealt[seat], n, highest)
-            if bid is not None:
-                taker, highest = seat, bid
-        if taker is None or highest is None:
+        taker, contract = bidding_outcome(list(world.dealt), view, mine, best_bid)
+        if taker is None or contract is None:
             return 0  # all passed: annulled
-        deal = start_play(world, taker, highest)
+        deal = start_play(world, taker, contract)
         return score_of(Board(deal).play_out(), *score_args(deal))[view.seat]
 
     def card(self, view: View, k: Knowledge, legal: int) -> int:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from tarot.engine import Bid, Contract, Deal, View
@@ -92,10 +93,13 @@ def _fits(bid: Contract | None, players: int, highest: Contract | None) -> HandT
     return lambda hand: heuristic_bid(hand, players, highest) == bid
 
 
-def bidding_outcome(hands: list[int], view: View,
-                    mine: Contract | None) -> tuple[int | None, Contract | None]:
+Bidder = Callable[[int, int, Contract | None], Contract | None]  # (hand, players, highest) -> bid
+
+
+def bidding_outcome(hands: list[int], view: View, mine: Contract | None,
+                    bidder: Bidder = heuristic_bid) -> tuple[int | None, Contract | None]:
     """The taker and the contract (None, None: all passed) when the seat bids ``mine`` and the
-    seats after it bid as the heuristic would with ``hands``."""
+    seats after it bid as ``bidder`` would with ``hands`` (the club scale by default)."""
     n = view.players
     taker: int | None = None
     highest: Contract | None = None
@@ -106,7 +110,7 @@ def bidding_outcome(hands: list[int], view: View,
         taker, highest = view.seat, mine
     for i in range(len(view.bids) + 1, n):
         seat = (view.dealer + 1 + i) % n
-        bid = heuristic_bid(hands[seat], n, highest)
+        bid = bidder(hands[seat], n, highest)
         if bid is not None:
             taker, highest = seat, bid
     return taker, highest
