@@ -209,3 +209,38 @@ def tree_cpu_seconds(pid: int) -> float:
         tree |= more
         grew = bool(more)
     return sum(stats[p][1] for p in tree if p in stats) / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_seconds(url: str) -> float | None:
+    """CPU seconds spent so far by the PostgreSQL server behind ``url``: its postmaster, its live
+    processes (backends, WAL writer, checkpointer…) and those that ended (the postmaster's reaped
+    children). Every database of that server counts: run it on an otherwise quiet server. None
+    when its processes cannot be read (another machine, another container)."""
+    try:
+        import psycopg
+
+        with psycopg.connect(url, autocommit=True) as conn:
+            row = conn.execute("SELECT pg_backend_pid()").fetchone()
+        assert row is not None
+        backend = int(row[0])
+        postmaster = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
+    except Exception:
+        return None
+    # utime, stime, and the reaped children's cutime, cstime
+    ticks = sum(int(f) for f in fields[11:15])
+    ticks += sum(cpu for parent, cpu in processes().values() if parent == postmaster)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def redis_cpu_seconds(url: str) -> float | None:
+    """CPU seconds spent so far by the Redis server at ``url`` (``INFO cpu``: its own and its
+    children's); None if it does not answer."""
+    try:
+        from redis import Redis
+
+        info = Redis.from_url(url).info("cpu")
+    except Exception:
+        return None
+    return float(sum(info.get(k, 0.0) for k in ("used_cpu_sys", "used_cpu_user", "used_cpu_sys_children",
+                                                 "used_cpu_user_children")))

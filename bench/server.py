@@ -68,7 +68,17 @@ except ImportError:  # pragma: no cover
     sys.exit("bench/server.py needs orjson and picows: pip install -e '.[dev]'")
 
 sys.path.insert(0, str(Path(__file__).parent))
-from common import ROOT, Server, choose, port_range, quantile, run_name, worktree
+from common import (
+    ROOT,
+    Server,
+    choose,
+    port_range,
+    postgres_cpu_seconds,
+    quantile,
+    redis_cpu_seconds,
+    run_name,
+    worktree,
+)
 from tarot.server.protocol import merge_state
 
 # --- the server subprocess -----------------------------------------------------------------
@@ -112,6 +122,8 @@ class Stats:
     play_cpu: float | None = None  # the server's CPU seconds while the tables played
     rss0_mb: float | None = None  # the servers' memory before the first client
     rss_mb: float | None = None  # … and when the games ended
+    play_postgres: float | None = None  # PostgreSQL's CPU seconds while the tables played
+    play_redis: float | None = None  # … and Redis's
 
 
 @dataclass
@@ -356,7 +368,9 @@ def loopback(n: int) -> str:
 
 async def drive(args: argparse.Namespace, ports: list[int], stats: Stats,
                 server_cpu: Callable[[], float | None],
-                server_rss: Callable[[], float | None] = lambda: None) -> list[TableRun]:
+                server_rss: Callable[[], float | None] = lambda: None,
+                backing: Callable[[], tuple[float | None, float | None]] = lambda: (None, None),
+                ) -> list[TableRun]:
     urls = [f"ws://127.0.0.1:{port}/ws" for port in ports]
 
     def url_of(c: Client) -> str:
@@ -392,10 +406,12 @@ async def drive(args: argparse.Namespace, ports: list[int], stats: Stats,
         gc.collect()
         gc.freeze()
         gc.disable()
-        cpu0 = server_cpu()
+        cpu0, backing0 = server_cpu(), backing()
         games = await start_games(clients, runs, stats, args.stagger)
         _done, pending = await asyncio.wait(games, timeout=args.timeout)
-        cpu1 = server_cpu()
+        cpu1, backing1 = server_cpu(), backing()
+        stats.play_postgres, stats.play_redis = (
+            None if b0 is None or b1 is None else b1 - b0 for b0, b1 in zip(backing0, backing1, strict=True))
         stats.rss_mb = server_rss()
         if cpu0 is not None and cpu1 is not None:
             stats.play_cpu = cpu1 - cpu0
@@ -447,6 +463,9 @@ def report(args: argparse.Namespace, db: str, stats: Stats, server_cpu: float | 
         # the server's CPU time per action while the tables played (its cost, not its speed)
         ("server_us_per_action", "nan" if stats.play_cpu is None or not stats.actions
          else f"{stats.play_cpu / stats.actions * 1e6:.0f}"),
+        # what the backing servers spent meanwhile (all of PostgreSQL's databases: a quiet server)
+        ("postgres_us_per_action", per_action(stats.play_postgres, stats.actions)),
+        ("redis_us_per_action", per_action(stats.play_redis, stats.actions)),
         ("client_cpu_s", f"{client_cpu:.1f}"),
         ("nodes", args.nodes), ("spread", args.spread if args.nodes > 1 else "-"),
         ("server_rss_mb", "nan" if stats.rss_mb is None else f"{stats.rss_mb:.0f}"),
@@ -457,6 +476,10 @@ def report(args: argparse.Namespace, db: str, stats: Stats, server_cpu: float | 
     for key, value in figures:
         print(f"{prefix}{key}={value}")
     return dict(figures)
+
+
+def per_action(seconds: float | None, actions: int) -> str:
+    return "nan" if seconds is None or not actions else f"{seconds / actions * 1e6:.0f}"
 
 
 COMPARED = ("latency_ms_median", "latency_ms_p99", "fanout_ms_p99", "server_us_per_action")
@@ -506,6 +529,11 @@ def main() -> int:
                         help="the run's database name prefix (default tarot_bench) and Redis key prefix "
                         "(NAME:, passed to tarot serve --redis-prefix; default tarot:), so that it runs "
                         "beside another site or benchmark")
+    parser.add_argument("--compare", type=configurations, metavar="CONFIGS",
+                        help="run these configurations one after another (comma-separated: "
+                        f"{', '.join(CONFIGURATIONS)}) and print each one's figures, prefixed with its "
+                        "name, then the ratios between them (needs --db postgresql://… and, for "
+                        "pg-redis and two*, --redis)")
     parser.add_argument("--baseline", metavar="REV",
                         help="first the same run against the server of git revision REV, then this "
                         "checkout's; prints both and the ratios")
@@ -514,6 +542,13 @@ def main() -> int:
         args.tables = 5
     if args.nodes > 1 and not (args.redis and args.db and args.db.startswith("postgres")):
         parser.error("--nodes needs --redis and a PostgreSQL --db")
+    if args.compare:
+        postgres = any(CONFIGURATIONS[c]["db"] for c in args.compare)
+        if postgres and not (args.db and args.db.startswith("postgres")):
+            parser.error("--compare with pg or two needs --db postgresql://…")
+        if any(CONFIGURATIONS[c]["redis"] for c in args.compare) and not args.redis:
+            parser.error("--compare with pg-redis or two needs --redis redis://…")
+        return compare(args)
     if not args.baseline:
         return run_once(args, None, "")[0]
     with worktree(args.baseline) as tree:
@@ -527,6 +562,65 @@ def main() -> int:
         except (KeyError, ValueError, ZeroDivisionError):
             print(f"ratio_{key}=nan")
     return max(status, old_status)
+
+
+# ``--compare``: what each configuration changes of the command line's arguments.
+CONFIGURATIONS: dict[str, dict[str, Any]] = {
+    "sqlite": {"db": False, "redis": False, "nodes": 1},  # one process, SQLite
+    "pg": {"db": True, "redis": False, "nodes": 1},  # one process, PostgreSQL
+    "pg-redis": {"db": True, "redis": True, "nodes": 1},  # … with Redis (a cluster of one)
+    "two": {"db": True, "redis": True, "nodes": 2},  # two processes, seats as --spread says
+    "two-any": {"db": True, "redis": True, "nodes": 2, "spread": "any"},
+    "two-owner": {"db": True, "redis": True, "nodes": 2, "spread": "owner"},
+}
+
+
+def configurations(text: str) -> list[str]:
+    """``--compare``'s argument (argparse's type)."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in CONFIGURATIONS]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"among {', '.join(CONFIGURATIONS)}, not {text!r}")
+    return names
+
+
+def compare(args: argparse.Namespace) -> int:
+    """Each configuration of ``--compare`` in turn, on the same load; then their ratios:
+    ``two_worth_*``, what two processes hold in units of one process without Redis (2 × its CPU
+    per action ÷ theirs); ``redis_cost``, one process's CPU per action with Redis ÷ without;
+    ``pg_vs_sqlite_*``, PostgreSQL's latency ÷ SQLite's."""
+    figures: dict[str, dict[str, Any]] = {}
+    status = 0
+    for name in args.compare:
+        config = CONFIGURATIONS[name]
+        run = argparse.Namespace(**vars(args))
+        run.db = args.db if config["db"] else None
+        run.redis = args.redis if config["redis"] else None
+        run.nodes = config["nodes"]
+        run.spread = config.get("spread", args.spread)
+        print(f"# {name}", flush=True)
+        code, figures[name] = run_once(run, None, f"{name}_")
+        status = max(status, code)
+
+    def ratio(key: str, numerator: str, denominator: str, scale: float = 1.0) -> None:
+        try:
+            value = scale * float(figures[numerator][key]) / float(figures[denominator][key])
+        except (KeyError, ValueError, ZeroDivisionError):
+            value = math.nan
+        print(f"{value:.2f}")
+
+    for two in (n for n in figures if n.startswith("two")) if "pg" in figures else ():
+        print(f"{two}_worth=", end="")  # 2 × CPU/action(pg) ÷ CPU/action(two): what two processes hold
+        ratio("server_us_per_action", "pg", two, scale=2.0)
+    if "pg" in figures and "pg-redis" in figures:
+        print("redis_cost=", end="")
+        ratio("server_us_per_action", "pg-redis", "pg")
+    if "pg" in figures and "sqlite" in figures:
+        for key in ("latency_ms_median", "latency_ms_p99", "steady_latency_ms_p99"):
+            print(f"pg_vs_sqlite_{key.removesuffix('_ms_median').removesuffix('_ms_p99')}"
+                  f"{'_median' if key.endswith('median') else '_p99'}=", end="")
+            ratio(key, "pg", "sqlite")
+    return status
 
 
 def share_native_core(src: Path) -> str:
@@ -595,7 +689,11 @@ def run_once(args: argparse.Namespace, src: str | None, prefix: str) -> tuple[in
             runner: Any = uvloop.run
         except ImportError:
             runner = asyncio.run
-        runner(drive(args, [s.port for s in servers], stats, cpu, rss))
+        def backing() -> tuple[float | None, float | None]:
+            return (postgres_cpu_seconds(args.db) if db == "postgresql" else None,
+                    redis_cpu_seconds(args.redis) if args.redis else None)
+
+        runner(drive(args, [s.port for s in servers], stats, cpu, rss, backing))
         cpu1 = cpu()
         if cpu0 is not None and cpu1 is not None:
             server_cpu = cpu1 - cpu0

@@ -5,7 +5,7 @@ execution), and how a batch runs many of one kind at once (``Rows``, ``grouped``
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, insert, update
 from sqlalchemy.engine import Connection
@@ -65,6 +65,17 @@ class Rows:
         self._compiled: dict[tuple[str, str, tuple[str, ...]],
                              tuple[str, tuple[str, ...] | None, dict[str, Any]]] = {}
 
+    def part(self, rows: list[dict[str, Any]], name: str) -> Part:
+        """PostgreSQL: this insert of ``rows`` as the part ``name`` of a statement, the rows in
+        one JSON parameter (``json_populate_recordset``): any number of rows is one statement,
+        prepared once, and one parameter is encoded by orjson, where psycopg's arrays (one per
+        column) cost more than the statement itself."""
+        table = self.statement.table.name
+        columns = ", ".join(f'"{k}"' for k in rows[0])
+        sql = (f"INSERT INTO {table} ({columns}) SELECT {columns} "
+               f"FROM json_populate_recordset(NULL::{table}, %({name})s::json)")
+        return Part(sql, {name: json_text(rows)})
+
     def run(self, conn: Connection, rows: list[dict[str, Any]]) -> None:
         keys = tuple(rows[0])
         dialect = conn.dialect
@@ -98,8 +109,26 @@ class Rows:
 Many = Callable[["Store", Connection, "list[Job]"], "list[Any] | None"]
 
 
-def together(many: Many) -> Callable[[F], F]:
+# PostgreSQL: the same jobs as one part of a single statement (``Store._commit_at_once``):
+# (the store, the jobs, the part's name) -> ``Part``.
+AtOnce = Callable[["Store", "list[Job]", str], "Part"]
+
+
+class Part(NamedTuple):
+    """A part of a statement made of several: ``name AS (sql)`` in its ``WITH``, its parameters
+    (named after the part), and whether the statement must read it (a part that only selects
+    is not run otherwise; one that writes always is)."""
+
+    sql: str
+    params: dict[str, Any]
+    read: bool = False
+
+
+def together(many: Many, at_once: AtOnce | None = None) -> Callable[[F], F]:
+    """``at_once``: the same jobs as a part of one statement, for a batch made only of such
+    jobs (``Store._commit_at_once``)."""
     def mark(fn: F) -> F:
+        many.at_once = at_once  # type: ignore[attr-defined]
         fn.many = many  # type: ignore[attr-defined]
         return fn
 
@@ -110,13 +139,20 @@ def grouped(rows: Rows) -> Callable[[F], F]:
     """Marks a write with no result that gives its row's parameters (without a connection): a
     batch runs each such statement once with the rows of every table (executemany), not once per
     table, so hundreds of tables that end a deal together cost a few statements, not a thousand."""
-    return together(lambda _store, conn, jobs: rows.run(conn, [fn(*args) for fn, args in jobs]))
+    def at_once(_store: Store, jobs: list[Job], name: str) -> Part:
+        return rows.part([fn(*args) for fn, args in jobs], name)
+
+    return together(lambda _store, conn, jobs: rows.run(conn, [fn(*args) for fn, args in jobs]),
+                    at_once if rows.statement.__visit_name__ == "insert" else None)
 
 
-def batched(many: Callable[..., list[Any]]) -> Callable[[F], F]:
+def batched(many: Callable[..., list[Any]], at_once: Callable[..., Part] | None = None) -> Callable[[F], F]:
     """Marks a write with a result whose jobs a batch runs together: ``many(store, conn,
-    [args, …])`` gives each job's result, in order (as ``grouped``, for writes that return ids)."""
-    return together(lambda store, conn, jobs: many(store, conn, [args for _, args in jobs]))
+    [args, …])`` gives each job's result, in order (as ``grouped``, for writes that return ids);
+    ``at_once(store, [args, …], name)``: the same as a ``Part`` (a write whose result is None)."""
+    return together(lambda store, conn, jobs: many(store, conn, [args for _, args in jobs]),
+                    None if at_once is None else
+                    lambda store, jobs, name: at_once(store, [args for _, args in jobs], name))
 
 
 def json_text(value: Any) -> str:
