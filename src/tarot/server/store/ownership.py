@@ -24,9 +24,13 @@ class Fenced(Exception):
 # claims is stale, and locks the rows it finds; so it can be a part of a move's one statement
 # (``Store._commit_at_once``), where reading its rows first took a round trip more to the server,
 # and a fifth of a clustered process's CPU.
+# The rows are found by their ids first, through the primary key: a join with the claims made
+# PostgreSQL scan the whole table (2.5 times the statement's cost on 2,000 tables).
 PG_FENCE = ("SELECT 1 / (count(*) = %({0}_n)s)::integer FROM ("  # (a constant 1 / 0 fails at planning)
-            "SELECT 1 FROM tables AS t JOIN json_to_recordset(%({0})s::json) AS w(id varchar, epoch integer)"
-            " ON t.id = w.id AND t.owner_epoch = w.epoch FOR SHARE OF t) AS held")
+            "SELECT 1 FROM tables AS t"
+            " WHERE t.id = ANY(ARRAY(SELECT json_array_elements_text(%({0}_ids)s::json)))"
+            " AND (t.id, t.owner_epoch) IN (SELECT * FROM json_to_recordset(%({0})s::json)"
+            " AS w(id varchar, epoch integer)) FOR SHARE OF t) AS held")
 STALE = "22012"  # the SQLSTATE of its failure (division_by_zero), which no other write can raise
 
 
@@ -112,7 +116,9 @@ class TableOwnership:
         """PostgreSQL: the fences of ``jobs`` (their ``(table, epoch)``) as a part of a statement."""
         wanted = sorted({(tid, epoch) for tid, epoch in jobs})
         claims = orjson.dumps([{"id": tid, "epoch": epoch} for tid, epoch in wanted]).decode()
-        return Part(PG_FENCE.format(name), {f"{name}_n": len(wanted), name: claims}, read=True)
+        ids = orjson.dumps([tid for tid, _ in wanted]).decode()
+        params = {f"{name}_n": len(wanted), f"{name}_ids": ids, name: claims}
+        return Part(PG_FENCE.format(name), params, read=True)
 
     @batched(fences, at_once=fence_part)
     def fence(self, conn: Connection, tid: str, epoch: int) -> None:
