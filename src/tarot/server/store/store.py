@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
+import psycopg
 from sqlalchemy import (
     create_engine,
     event,
@@ -32,7 +33,6 @@ from sqlalchemy import (
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import sessionmaker
-from sqlalchemy.pool import PoolProxiedConnection
 
 from ..clock import SYSTEM, Clock, day_of
 from . import rows as sql
@@ -114,17 +114,17 @@ class Store(TableLoading, TableOwnership):
         self.clock = clock  # the server's time (``clock``): its stamps, its tables' timers
         kwargs: dict[str, Any] = {"json_serializer": json_text}
         self.inline = self.url.startswith("sqlite")  # writes on the event loop's thread
-        self.at_once = self.url.startswith("postgresql")  # (``_commit_at_once``)
+        self.at_once = self.url.startswith("postgresql")  # moves as one statement (``_moves``)
         self.transactions = 0  # committed so far (the benchmarks and tests read it)
-        # The worker thread's own connection for ``_commit_at_once`` (autocommit), kept: checking
-        # one out of the pool and back for each move cost a fifth of the move's CPU.
-        self._mover: PoolProxiedConnection | None = None
+        self._mover: psycopg.AsyncConnection[Any] | None = None  # (``_move_statement``)
+        self._connect_args: dict[str, Any] = {}
         if self.inline:
             kwargs["connect_args"] = {"check_same_thread": False}
         elif self.url.startswith("postgresql"):
             timeout = STALE_TRANSACTION_SECONDS * 1000
-            kwargs["connect_args"] = {"options": f"-c idle_in_transaction_session_timeout={timeout}",
-                                      "application_name": session_name(node)}
+            self._connect_args = {"options": f"-c idle_in_transaction_session_timeout={timeout}",
+                                  "application_name": session_name(node)}
+            kwargs["connect_args"] = self._connect_args
         self.engine: Engine = create_engine(self.url, **kwargs)
         if self.inline:
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -206,8 +206,12 @@ class Store(TableLoading, TableOwnership):
     async def _flush(self) -> None:
         while self._pending:
             batch, self._pending = self._pending, []
+            units = [jobs for jobs, _ in batch]
             try:
-                outcomes = await self.run(self._commit_each, [jobs for jobs, _ in batch])
+                if self.at_once and all(_at_once(job) for jobs in units for job in jobs):
+                    outcomes = await self._moves(units)
+                else:
+                    outcomes = await self.run(self._commit_each, units)
             except BaseException as e:  # the worker is gone (shut down): no write waits forever
                 for _, done in batch:
                     _settle(done, e if isinstance(e, Exception) else RuntimeError("the store stopped"))
@@ -252,9 +256,6 @@ class Store(TableLoading, TableOwnership):
             for j, job in enumerate(jobs):
                 many = getattr(job[0], "many", None)
                 (single if many is None else together.setdefault(many, [])).append((u, j, job))
-        if self.at_once and not single and all(getattr(m, "at_once", None) for m in together):
-            self._commit_at_once(together)  # (the writes of a move: nothing to read)
-            return results
         with self.engine.begin() as conn:
             for many, calls in together.items():
                 outs = many(self, conn, [job for _, _, job in calls])
@@ -266,37 +267,61 @@ class Store(TableLoading, TableOwnership):
         self.transactions += 1
         return results
 
-    def _commit_at_once(self, together: dict[Many, list[tuple[int, int, Job]]]) -> None:
-        """PostgreSQL: a batch whose writes all have an ``at_once`` form (a move's: its action,
-        its fence) as one statement, committed by itself (autocommit): one round trip to the
-        server. Sent as a transaction in a pipeline, the same move cost the process about twice
-        the CPU (bench/server.py; psycopg's pipeline is Python), and statement by statement three
-        round trips. The fence's part fails the statement if it is stale (``stale_claims``)."""
-        parts = [many.at_once(self, [job for _, _, job in calls], f"w{i}")  # type: ignore[attr-defined]
-                 for i, (many, calls) in enumerate(together.items())]
+    async def _moves(self, units: list[list[Job]]) -> list[list[Any] | BaseException]:
+        """``_commit_each`` for a batch whose writes all have an ``at_once`` form (moves: their
+        actions and fences), on the event loop: each try is one statement (``_move_statement``)."""
+        try:
+            await self._move_statement(units)
+            return [[None] * len(jobs) for jobs in units]
+        except Exception as e:
+            if len(units) == 1:
+                return [e]
+        outcomes: list[list[Any] | BaseException] = []
+        for unit in units:
+            try:
+                await self._move_statement([unit])
+                outcomes.append([None] * len(unit))
+            except Exception as e:
+                outcomes.append(e)
+        return outcomes
+
+    async def _move_statement(self, units: list[list[Job]]) -> None:
+        """PostgreSQL: the writes of ``units`` (all with an ``at_once`` form) as one statement,
+        committed by itself (autocommit), sent from the event loop on the store's own
+        connection (psycopg's asynchronous one): one round trip to the server, and no thread.
+        Sent from the worker thread as a transaction in a pipeline, a move cost the process
+        about three times the CPU (bench/server.py: psycopg's pipeline, the pool, the hand-over
+        to the thread and back). The fence's part fails the statement if it is stale."""
+        together: dict[Many, list[Job]] = {}
+        for jobs in units:
+            for job in jobs:
+                together.setdefault(job[0].many, []).append(job)  # type: ignore[attr-defined]
+        parts = [many.at_once(self, jobs, f"w{i}")  # type: ignore[attr-defined]
+                 for i, (many, jobs) in enumerate(together.items())]
         read = [f"(SELECT count(*) FROM w{i})" for i, part in enumerate(parts) if part.read]
         sql = ("WITH " + ", ".join(f"w{i} AS ({part.sql})" for i, part in enumerate(parts))
                + " SELECT " + (", ".join(read) or "1"))
         params = {k: v for part in parts for k, v in part.params.items()}
         if self._mover is None:
-            self._mover = self.engine.raw_connection()
-            self._mover.driver_connection.autocommit = True  # type: ignore[union-attr]
+            self._mover = await psycopg.AsyncConnection.connect(
+                self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False),
+                autocommit=True, **self._connect_args)
         try:
-            self._mover.driver_connection.execute(sql, params)  # type: ignore[union-attr]
+            await self._mover.execute(sql, params)
         except Exception as e:
-            claims = [job[1] for _, _, job in together.get(self.fence.many, [])]  # type: ignore[attr-defined]
+            claims = [job[1] for job in together.get(self.fence.many, [])]  # type: ignore[attr-defined]
             fenced = stale_claims(e, claims)
             if fenced is not None:
                 raise fenced from None
-            self._close_mover()  # (broken, perhaps: the next batch takes a new one)
+            self._close_mover()  # (broken, perhaps: the next batch connects again)
             raise
         self.transactions += 1
 
     def _close_mover(self) -> None:
         mover, self._mover = self._mover, None
-        if mover is not None:
+        if mover is not None:  # (its socket, at once: ``close`` is not a coroutine)
             with contextlib.suppress(Exception):
-                mover.invalidate()
+                mover.pgconn.finish()
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
@@ -420,6 +445,11 @@ class Store(TableLoading, TableOwnership):
     def count(self, model: type[Base]) -> int:
         with self.sessions() as s:
             return len(list(s.scalars(select(model))))
+
+
+def _at_once(job: Job) -> bool:
+    """Whether ``job`` can be a part of a move's one statement (``Rows.part``, ``fence_part``)."""
+    return getattr(getattr(job[0], "many", None), "at_once", None) is not None
 
 
 def _settle(done: asyncio.Future[list[Any]], error: BaseException | None, result: Any = None) -> None:
