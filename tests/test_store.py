@@ -324,10 +324,10 @@ def test_a_stale_owner_cannot_write_once_the_table_is_claimed(store: Store) -> N
 
 
 def test_a_refused_move_leaves_the_store_able_to_write(store: Store) -> None:
-    """A stale owner's move alone in its batch (on PostgreSQL: the fence, the action and the commit
-    in one pipeline, refused at the commit) is ``Fenced``; the connection it used is rolled back,
-    so the writes after it go in (SQLAlchemy left it in an aborted transaction, and the next
-    write on it failed)."""
+    """A stale owner's move alone in its batch (on PostgreSQL: the fence and the action as one
+    statement, which the fence fails) is ``Fenced`` and leaves nothing; the writes after it, moves
+    and others, go in on the same connections (a first version, a transaction in a pipeline, left
+    its connection in an aborted transaction, and the next write on it failed)."""
 
     async def main() -> None:
         deal = await _table_with_deal(store, "t1")
@@ -345,6 +345,34 @@ def test_a_refused_move_leaves_the_store_able_to_write(store: Store) -> None:
 
     asyncio.run(main())
     assert store.count(ActionRow) == 3
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")
+def test_moves_are_written_again_once_their_connection_was_lost() -> None:
+    """PostgreSQL: moves go on the store's own connection (``Store._move_statement``). When the
+    server ends it (a restart, an administrator), the move under way fails with a clear error,
+    and the next one connects again: the store does not keep a dead connection."""
+    assert PG_URL
+    reset_postgres(PG_URL)
+    migrate(PG_URL)
+    store = Store(PG_URL, node="N")
+    try:
+        async def main() -> None:
+            deal = await _table_with_deal(store, "t1")
+            await store.add_action(deal, 0, 2, {"seat": 0, "bid": "pass"}, "player")
+            assert store._mover is not None
+            with store.engine.connect() as conn:  # its session is ended
+                conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": store._mover.info.backend_pid})
+            with pytest.raises(Exception, match="terminat|closed|connection"):
+                await store.add_action(deal, 1, 3, {"seat": 1, "bid": "pass"}, "player")
+            await store.add_action(deal, 1, 3, {"seat": 1, "bid": "pass"}, "player")
+            await store.add_action(deal, 2, 4, {"seat": 2, "bid": "pass"}, "player")
+
+        asyncio.run(main())
+        with store.sessions() as s:
+            assert [a.index for a in s.scalars(select(ActionRow).order_by(ActionRow.index))] == [0, 1, 2]
+    finally:
+        store.close()
 
 
 @pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")

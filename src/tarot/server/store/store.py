@@ -7,7 +7,9 @@ moment in one transaction (group commit). Where they run depends on the database
   local file (WAL, ``synchronous=NORMAL``: no fsync per commit), so a batch of a hundred actions
   takes about a millisecond and a half; handed to a thread, the same batch waited 20–30 ms for
   the GIL held by the busy event loop (docs/performance.md).
-- PostgreSQL: on one worker thread, since each statement waits for the server.
+- PostgreSQL: on one worker thread, since each statement waits for the server; but a batch of
+  moves (their actions and fences) is one statement, sent from the event loop on an
+  asynchronous connection of its own, beside the thread's batches (``_moves``).
 
 Reads (``Store.run``) always run on the worker thread. The statements are built once, at import:
 building a Core statement per call cost three times its execution. The schema is created and
@@ -133,6 +135,8 @@ class Store(TableLoading, TableOwnership):
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-store")
         self._pending: list[tuple[list[Job], asyncio.Future[list[Any]]]] = []
         self._flusher: asyncio.Task[None] | None = None  # committing the pending writes, if running
+        self._pending_moves: list[tuple[list[Job], asyncio.Future[list[Any]]]] = []  # (``_moves``)
+        self._mover_task: asyncio.Task[None] | None = None  # … committing them
         self._flush_soon = False  # inline: a flush is scheduled for this loop iteration
         self._checkpoint: Future[None] | None = None  # inline: the WAL checkpoint under way
         self._checkpointed = clock.now()
@@ -169,13 +173,22 @@ class Store(TableLoading, TableOwnership):
         fence = FENCE.get()
         if fence is not None:  # a clustered table's owner writes: only while it is the owner
             jobs = [(self.fence, fence), *jobs]
-        self._pending.append((jobs, done))
         if self.inline:
+            self._pending.append((jobs, done))
             if not self._flush_soon:  # after the callbacks already due: their writes join in
                 self._flush_soon = True
                 loop.call_soon(self._flush_inline)
-        elif self._flusher is None or self._flusher.done():
-            self._flusher = loop.create_task(self._flush())
+        elif self.at_once and all(_at_once(job) for job in jobs):
+            # Moves do not wait behind the others' batches (a game's start, a deal's end: several
+            # statements on the thread), nor they behind moves: the writes of different tables
+            # never depend on each other, and a table awaits each of its own.
+            self._pending_moves.append((jobs, done))
+            if self._mover_task is None or self._mover_task.done():
+                self._mover_task = loop.create_task(self._flush(moves=True))
+        else:
+            self._pending.append((jobs, done))
+            if self._flusher is None or self._flusher.done():
+                self._flusher = loop.create_task(self._flush())
         results = await done
         return results[1:] if fence is not None else results
 
@@ -203,15 +216,15 @@ class Store(TableLoading, TableOwnership):
         with self.engine.connect() as conn:
             conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
-    async def _flush(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
+    async def _flush(self, moves: bool = False) -> None:
+        """Commit the pending writes, batch after batch: the moves' (``_moves``) or the others'
+        (the worker thread's ``_commit_each``)."""
+        while pending := (self._pending_moves if moves else self._pending):
+            batch = pending[:]
+            pending.clear()
             units = [jobs for jobs, _ in batch]
             try:
-                if self.at_once and all(_at_once(job) for jobs in units for job in jobs):
-                    outcomes = await self._moves(units)
-                else:
-                    outcomes = await self.run(self._commit_each, units)
+                outcomes = await (self._moves(units) if moves else self.run(self._commit_each, units))
             except BaseException as e:  # the worker is gone (shut down): no write waits forever
                 for _, done in batch:
                     _settle(done, e if isinstance(e, Exception) else RuntimeError("the store stopped"))
