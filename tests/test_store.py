@@ -362,8 +362,9 @@ def test_moves_are_written_again_once_their_connection_was_lost() -> None:
             await store.add_action(deal, 0, 2, {"seat": 0, "bid": "pass"}, "player")
             assert store._mover is not None
             with store.engine.connect() as conn:  # its session is ended
-                conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": store._mover.info.backend_pid})
-            with pytest.raises(Exception, match="terminat|closed|connection"):
+                pid = store._mover.info.backend_pid
+                conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+            with pytest.raises(Exception, match=r"terminat|closed|connection"):
                 await store.add_action(deal, 1, 3, {"seat": 1, "bid": "pass"}, "player")
             await store.add_action(deal, 1, 3, {"seat": 1, "bid": "pass"}, "player")
             await store.add_action(deal, 2, 4, {"seat": 2, "bid": "pass"}, "player")
