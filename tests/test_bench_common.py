@@ -1,9 +1,10 @@
 """What the benchmarks share (``bench/common.py``): the ports and names a run is told to keep to,
-so that it runs beside other work (issue 38)."""
+so that it runs beside other work, and the backing servers' CPU (issue 38)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sys
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from common import free_port, port_range, run_name
+from common import free_port, port_range, postgres_cpu_seconds, redis_cpu_seconds, run_name
 
 
 def test_a_free_port_is_taken_from_the_range_given_skipping_those_in_use() -> None:
@@ -38,3 +39,27 @@ def test_the_ports_and_the_name_are_checked_as_they_are_read() -> None:
     for bad in ("", "1abc", "a b", "a-b", "tarot:*"):
         with pytest.raises(argparse.ArgumentTypeError):
             run_name(bad)
+
+
+def test_the_backing_servers_cpu_is_read_and_grows_with_their_work() -> None:
+    """``--compare`` prints PostgreSQL's and Redis's own CPU per action: read from the server's
+    processes (``/proc``) and from ``INFO cpu``; None where there is no such server."""
+    pg, redis_url = os.environ.get("TAROT_TEST_POSTGRES_URL"), os.environ.get("TAROT_TEST_REDIS_URL")
+    if not pg or not redis_url:
+        pytest.skip("needs TAROT_TEST_POSTGRES_URL and TAROT_TEST_REDIS_URL")
+    import psycopg
+    from redis import Redis
+
+    before = postgres_cpu_seconds(pg)
+    assert before is not None and before > 0
+    with psycopg.connect(pg) as conn:  # some work for a backend, which then ends
+        conn.execute("SELECT count(*) FROM generate_series(1, 3000000)").fetchone()
+    after = postgres_cpu_seconds(pg)
+    assert after is not None and after - before >= 0.05  # (its time kept once it ended)
+    r0 = redis_cpu_seconds(redis_url)
+    client = Redis.from_url(redis_url)
+    client.eval("local x = 0 for i = 1, 3000000 do x = x + i end return 1", 0)
+    r1 = redis_cpu_seconds(redis_url)
+    assert r0 is not None and r1 is not None and r1 - r0 >= 0.01
+    assert postgres_cpu_seconds("postgresql://nobody@127.0.0.1:1/none") is None
+    assert redis_cpu_seconds("redis://127.0.0.1:1/0") is None
