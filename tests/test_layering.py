@@ -63,7 +63,7 @@ def test_the_server_sits_on_the_engine_and_the_bots_only() -> None:
     """The site: the engine, the bots, its own modules, the standard library and its web and
     storage libraries; never the command line."""
     third_party = {"fastapi", "starlette", "pydantic", "sqlalchemy", "alembic", "orjson", "uvicorn", "argon2",
-                   "openskill", "redis", "disarm"}
+                   "openskill", "redis", "disarm", "psycopg"}
     for path in sorted((SRC / "server").rglob("*.py")):
         for level, module in imports(path):
             where = path.relative_to(SRC)

@@ -5,7 +5,7 @@ execution), and how a batch runs many of one kind at once (``Rows``, ``grouped``
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from sqlalchemy import bindparam, insert, update
 from sqlalchemy.engine import Connection
@@ -13,8 +13,9 @@ from sqlalchemy.engine import Connection
 from ..protocol import encode
 from .schema import ActionRow, DealRow, GameRow, PlayerRow, TableRow
 
-if TYPE_CHECKING:
-    from .store import Job, Store
+# A write: fn(conn, *args), or for a ``grouped`` one fn(*args), which gives its row's parameters.
+Job = tuple[Callable[..., Any], tuple[Any, ...]]
+Store = Any  # (the store, ``store.Store``, which imports this module: not imported back)
 
 # The writes, built once (see the module's docstring); each takes its values as parameters.
 UPDATE_PLAYER = update(PlayerRow).where(PlayerRow.id == bindparam("p_id")).values(name=bindparam("p_name"))
@@ -106,12 +107,12 @@ class Rows:
 
 # How a batch runs all its jobs of one kind at once: (the store, the transaction's connection,
 # those jobs) -> each job's result, in order (None: writes with no result).
-Many = Callable[["Store", Connection, "list[Job]"], "list[Any] | None"]
+Many = Callable[[Store, Connection, list[Job]], "list[Any] | None"]
 
 
-# PostgreSQL: the same jobs as one part of a single statement (``Store._commit_at_once``):
+# PostgreSQL: the same jobs as one part of a single statement (``Store._moves``):
 # (the store, the jobs, the part's name) -> ``Part``.
-AtOnce = Callable[["Store", "list[Job]", str], "Part"]
+AtOnce = Callable[[Store, list[Job], str], "Part"]
 
 
 class Part(NamedTuple):
@@ -126,7 +127,7 @@ class Part(NamedTuple):
 
 def together(many: Many, at_once: AtOnce | None = None) -> Callable[[F], F]:
     """``at_once``: the same jobs as a part of one statement, for a batch made only of such
-    jobs (``Store._commit_at_once``)."""
+    jobs (``Store._moves``)."""
     def mark(fn: F) -> F:
         many.at_once = at_once  # type: ignore[attr-defined]
         fn.many = many  # type: ignore[attr-defined]

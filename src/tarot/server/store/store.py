@@ -19,7 +19,6 @@ upgraded by Alembic (``tarot/server/store/migrations``), programmatically at sta
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -27,7 +26,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import orjson
-import psycopg
 from sqlalchemy import (
     create_engine,
     event,
@@ -39,8 +37,9 @@ from sqlalchemy.orm import sessionmaker
 from ..clock import SYSTEM, Clock, day_of
 from . import rows as sql
 from .loading import TableLoading
-from .ownership import FENCE, STALE_TRANSACTION_SECONDS, TableOwnership, session_name, stale_claims
-from .rows import Many, Rows, batched, grouped, json_text
+from .moves import MoveWrites, at_once
+from .ownership import FENCE, STALE_TRANSACTION_SECONDS, TableOwnership, session_name
+from .rows import Job, Many, Rows, batched, grouped, json_text
 from .schema import Base
 
 T = TypeVar("T")
@@ -103,11 +102,9 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-# A write: fn(conn, *args), or for a ``grouped`` one fn(*args), which gives its row's parameters.
-Job = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
-class Store(TableLoading, TableOwnership):
+class Store(TableLoading, TableOwnership, MoveWrites):
     """The repository. Reads run on the worker thread through ``run``; writes, ``fn(conn, …)``,
     through ``write`` (SQLite: on the event loop's thread; see the module's docstring)."""
 
@@ -118,7 +115,7 @@ class Store(TableLoading, TableOwnership):
         self.inline = self.url.startswith("sqlite")  # writes on the event loop's thread
         self.at_once = self.url.startswith("postgresql")  # moves as one statement (``_moves``)
         self.transactions = 0  # committed so far (the benchmarks and tests read it)
-        self._mover: psycopg.AsyncConnection[Any] | None = None  # (``_move_statement``)
+        self._mover = None  # (``MoveWrites``)
         self._connect_args: dict[str, Any] = {}
         if self.inline:
             kwargs["connect_args"] = {"check_same_thread": False}
@@ -178,7 +175,7 @@ class Store(TableLoading, TableOwnership):
             if not self._flush_soon:  # after the callbacks already due: their writes join in
                 self._flush_soon = True
                 loop.call_soon(self._flush_inline)
-        elif self.at_once and all(_at_once(job) for job in jobs):
+        elif self.at_once and all(at_once(job) for job in jobs):
             # Moves do not wait behind the others' batches (a game's start, a deal's end: several
             # statements on the thread), nor they behind moves: the writes of different tables
             # never depend on each other, and a table awaits each of its own.
@@ -279,62 +276,6 @@ class Store(TableLoading, TableOwnership):
                 results[u][j] = fn(conn, *args)
         self.transactions += 1
         return results
-
-    async def _moves(self, units: list[list[Job]]) -> list[list[Any] | BaseException]:
-        """``_commit_each`` for a batch whose writes all have an ``at_once`` form (moves: their
-        actions and fences), on the event loop: each try is one statement (``_move_statement``)."""
-        try:
-            await self._move_statement(units)
-            return [[None] * len(jobs) for jobs in units]
-        except Exception as e:
-            if len(units) == 1:
-                return [e]
-        outcomes: list[list[Any] | BaseException] = []
-        for unit in units:
-            try:
-                await self._move_statement([unit])
-                outcomes.append([None] * len(unit))
-            except Exception as e:
-                outcomes.append(e)
-        return outcomes
-
-    async def _move_statement(self, units: list[list[Job]]) -> None:
-        """PostgreSQL: the writes of ``units`` (all with an ``at_once`` form) as one statement,
-        committed by itself (autocommit), sent from the event loop on the store's own
-        connection (psycopg's asynchronous one): one round trip to the server, and no thread.
-        Sent from the worker thread as a transaction in a pipeline, a move cost the process
-        about three times the CPU (bench/server.py: psycopg's pipeline, the pool, the hand-over
-        to the thread and back). The fence's part fails the statement if it is stale."""
-        together: dict[Many, list[Job]] = {}
-        for jobs in units:
-            for job in jobs:
-                together.setdefault(job[0].many, []).append(job)  # type: ignore[attr-defined]
-        parts = [many.at_once(self, jobs, f"w{i}")  # type: ignore[attr-defined]
-                 for i, (many, jobs) in enumerate(together.items())]
-        read = [f"(SELECT count(*) FROM w{i})" for i, part in enumerate(parts) if part.read]
-        sql = ("WITH " + ", ".join(f"w{i} AS ({part.sql})" for i, part in enumerate(parts))
-               + " SELECT " + (", ".join(read) or "1"))
-        params = {k: v for part in parts for k, v in part.params.items()}
-        if self._mover is None:
-            self._mover = await psycopg.AsyncConnection.connect(
-                self.engine.url.set(drivername="postgresql").render_as_string(hide_password=False),
-                autocommit=True, **self._connect_args)
-        try:
-            await self._mover.execute(sql, params)
-        except Exception as e:
-            claims = [job[1] for job in together.get(self.fence.many, [])]  # type: ignore[attr-defined]
-            fenced = stale_claims(e, claims)
-            if fenced is not None:
-                raise fenced from None
-            self._close_mover()  # (broken, perhaps: the next batch connects again)
-            raise
-        self.transactions += 1
-
-    def _close_mover(self) -> None:
-        mover, self._mover = self._mover, None
-        if mover is not None:  # (its socket, at once: ``close`` is not a coroutine)
-            with contextlib.suppress(Exception):
-                mover.pgconn.finish()
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
@@ -458,11 +399,6 @@ class Store(TableLoading, TableOwnership):
     def count(self, model: type[Base]) -> int:
         with self.sessions() as s:
             return len(list(s.scalars(select(model))))
-
-
-def _at_once(job: Job) -> bool:
-    """Whether ``job`` can be a part of a move's one statement (``Rows.part``, ``fence_part``)."""
-    return getattr(getattr(job[0], "many", None), "at_once", None) is not None
 
 
 def _settle(done: asyncio.Future[list[Any]], error: BaseException | None, result: Any = None) -> None:

@@ -27,7 +27,7 @@ from ..competitions import challenge, tournament_results, tournaments
 from ..players import competition, players
 from ..players.players import NotEnoughChips
 from ..settings import TableServices
-from ..store.store import Job
+from ..store.rows import Job
 from .seats import Client, Seat
 
 if TYPE_CHECKING:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..settings import TableServices
-from ..store.store import Job
+from ..store.rows import Job
 from . import events as ev
 from .kinds import kind_of
 from .state import TableState
