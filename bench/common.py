@@ -221,9 +221,9 @@ def postgres_cpu_seconds(url: str) -> float | None:
 
         with psycopg.connect(url, autocommit=True) as conn:
             row = conn.execute("SELECT pg_backend_pid()").fetchone()
-        assert row is not None
-        backend = int(row[0])
-        postmaster = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            assert row is not None
+            # (its parent while it lives: a backend ends with its connection)
+            postmaster = int(Path(f"/proc/{int(row[0])}/stat").read_text().rsplit(")", 1)[1].split()[1])
         fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
     except Exception:
         return None
