@@ -347,6 +347,30 @@ def test_a_refused_move_leaves_the_store_able_to_write(store: Store) -> None:
     assert store.count(ActionRow) == 3
 
 
+def test_a_stale_move_among_others_fails_alone(store: Store) -> None:
+    """Moves of several tables committed together (on PostgreSQL: one statement), one of them a
+    stale owner's: that one is ``Fenced``, the others are stored."""
+
+    async def main() -> tuple[Any, ...]:
+        deals = [await _table_with_deal(store, f"t{i}") for i in range(3)]
+        claims = [await store.write(store.claim_table, f"t{i}") for i in range(3)]
+        await store.write(store.claim_table, "t1")  # another process takes t1 over
+
+        async def move(i: int) -> None:
+            token = FENCE.set((f"t{i}", claims[i]))
+            try:
+                await store.add_action(deals[i], 0, 2, {"seat": 0, "bid": "pass"}, "player")
+            finally:
+                FENCE.reset(token)
+
+        return tuple(await asyncio.gather(*(move(i) for i in range(3)), return_exceptions=True))
+
+    results = asyncio.run(main())
+    assert results[0] is None and results[2] is None and isinstance(results[1], Fenced), results
+    with store.sessions() as s:
+        assert len(s.scalars(select(ActionRow)).all()) == 2
+
+
 @pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")
 def test_moves_are_written_again_once_their_connection_was_lost() -> None:
     """PostgreSQL: moves go on the store's own connection (``Store._move_statement``). When the

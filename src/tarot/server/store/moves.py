@@ -5,6 +5,7 @@ loop on the store's own asynchronous connection (``Store``'s part, ``MoveWrites`
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import psycopg
@@ -30,23 +31,21 @@ class MoveWrites:
     _mover: psycopg.AsyncConnection[Any] | None
     _connect_args: dict[str, Any]
     fence: Any
+    run: Callable[..., Awaitable[Any]]
+    _commit_each: Callable[[list[list[Job]]], list[list[Any] | BaseException]]
 
     async def _moves(self, units: list[list[Job]]) -> list[list[Any] | BaseException]:
         """``_commit_each`` for a batch whose writes all have an ``at_once`` form (moves: their
-        actions and fences), on the event loop: each try is one statement (``_move_statement``)."""
+        actions and fences), tried as one statement on the event loop (``_move_statement``).
+        If it fails (a stale owner's move among them, a lost connection), the worker thread's
+        ``_commit_each`` commits each unit alone, as for any batch."""
         try:
             await self._move_statement(units)
             return [[None] * len(jobs) for jobs in units]
         except Exception as e:
             if len(units) == 1:
                 return [e]
-        outcomes: list[list[Any] | BaseException] = []
-        for unit in units:
-            try:
-                await self._move_statement([unit])
-                outcomes.append([None] * len(unit))
-            except Exception as e:
-                outcomes.append(e)
+        outcomes: list[list[Any] | BaseException] = await self.run(self._commit_each, units)
         return outcomes
 
     async def _move_statement(self, units: list[list[Job]]) -> None:

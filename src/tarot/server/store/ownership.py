@@ -22,7 +22,7 @@ class Fenced(Exception):
 
 # PostgreSQL's fence: a statement that fails by itself, a division by zero, when one of the
 # claims is stale, and locks the rows it finds; so it can be a part of a move's one statement
-# (``Store._commit_at_once``), where reading its rows first took a round trip more to the server,
+# (``Store._move_statement``), where reading its rows first took a round trip more to the server,
 # and a fifth of a clustered process's CPU.
 # The rows are found by their ids first, through the primary key: a join with the claims made
 # PostgreSQL scan the whole table (2.5 times the statement's cost on 2,000 tables).

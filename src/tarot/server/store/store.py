@@ -114,7 +114,7 @@ class Store(TableLoading, TableOwnership, MoveWrites):
         kwargs: dict[str, Any] = {"json_serializer": json_text}
         self.inline = self.url.startswith("sqlite")  # writes on the event loop's thread
         self.at_once = self.url.startswith("postgresql")  # moves as one statement (``_moves``)
-        self.transactions = 0  # committed so far (the benchmarks and tests read it)
+        self.transactions = 0  # committed so far (the tests read it)
         self._mover = None  # (``MoveWrites``)
         self._connect_args: dict[str, Any] = {}
         if self.inline:
