@@ -222,8 +222,11 @@ def postgres_cpu_seconds(url: str) -> float | None:
         with psycopg.connect(url, autocommit=True) as conn:
             row = conn.execute("SELECT pg_backend_pid()").fetchone()
             assert row is not None
+            backend = int(row[0])
             # (its parent while it lives: a backend ends with its connection)
-            postmaster = int(Path(f"/proc/{int(row[0])}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            postmaster = int(Path(f"/proc/{backend}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            if not _is_postgres(backend) or not _is_postgres(postmaster):
+                return None  # (the server's pids are another namespace's: another container)
         fields = Path(f"/proc/{postmaster}/stat").read_text().rsplit(")", 1)[1].split()
     except Exception:
         return None
@@ -231,6 +234,15 @@ def postgres_cpu_seconds(url: str) -> float | None:
     ticks = sum(int(f) for f in fields[11:15])
     ticks += sum(cpu for parent, cpu in processes().values() if parent == postmaster)
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _is_postgres(pid: int) -> bool:
+    """Whether ``pid`` here is a PostgreSQL process: a pid the server gives is only ours to read
+    when the server runs in our pid namespace (not in a container of its own)."""
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip() == "postgres"
+    except OSError:
+        return False
 
 
 def redis_cpu_seconds(url: str) -> float | None:
