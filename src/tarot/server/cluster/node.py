@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 from redis.asyncio import BlockingConnectionPool, Redis
+from redis.asyncio.connection import Connection
 
 from ..clock import SYSTEM, Clock
 
@@ -98,6 +99,7 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._outbox: list[tuple[str, bytes]] = []  # publishes of this loop iteration (``publish``)
         self._sending: asyncio.Task[None] | None = None
+        self._publisher: Connection | None = None  # where they go (``_flush``), Redis silent on it
         self.on_lease_lost: Callable[[], Awaitable[None]] | None = None
         # Called when listening works again after failing: pub/sub is at most once, so what the
         # others published meanwhile is lost and must be caught up (``Hub._caught_up``).
@@ -105,6 +107,11 @@ class Cluster:
 
     def key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
+
+    @property
+    def publisher_name(self) -> str:
+        """The name of this node's publishing connection in Redis (``CLIENT LIST``)."""
+        return f"tarot-publisher-{self.node}"
 
     @property
     def channel(self) -> str:
@@ -134,6 +141,7 @@ class Cluster:
                 await task
         with contextlib.suppress(Exception):
             await self._flush()
+            await self._drop_publisher()
             await self._pubsub.aclose()  # type: ignore[no-untyped-call]
             await self.redis.delete(self.key("node", self.node))
         await self.redis.aclose()
@@ -206,12 +214,32 @@ class Cluster:
             for channel, data in batch:
                 together.setdefault(channel, []).append(data)
             try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for channel, parts in together.items():
-                        pipe.publish(channel, SEPARATOR.join(parts))
-                    await pipe.execute()
+                publisher = self._publisher or await self._connect_publisher()
+                await publisher.send_packed_command(publisher.pack_commands(
+                    ("PUBLISH", channel, SEPARATOR.join(parts)) for channel, parts in together.items()),
+                    check_health=False)
             except Exception as e:  # lost: the clients catch up when they rejoin
+                await self._drop_publisher()  # (broken, perhaps: the next batch connects again)
                 log.warning("cluster: %d messages not relayed: %s", len(batch), e)
+
+    async def _connect_publisher(self) -> Connection:
+        """A connection of its own for ``publish``, on which Redis sends no replies (``CLIENT
+        REPLY OFF``): nothing comes back to read, so a relayed message costs no wake-up for
+        Redis's answer (what ``PUBLISH`` answers, how many listened, is of no use here; a lost
+        connection still shows as the next write's error)."""
+        connection = self.redis.connection_pool.make_connection()
+        await connection.connect()
+        await connection.send_command("CLIENT", "SETNAME", self.publisher_name, check_health=False)
+        await connection.read_response()
+        await connection.send_command("CLIENT", "REPLY", "OFF", check_health=False)
+        self._publisher = connection
+        return connection
+
+    async def _drop_publisher(self) -> None:
+        publisher, self._publisher = self._publisher, None
+        if publisher is not None:
+            with contextlib.suppress(Exception):
+                await publisher.disconnect(nowait=True)
 
     # --- tables ------------------------------------------------------------------------
 
