@@ -227,7 +227,7 @@ class Cluster:
         REPLY OFF``): nothing comes back to read, so a relayed message costs no wake-up for
         Redis's answer (what ``PUBLISH`` answers, how many listened, is of no use here; a lost
         connection still shows as the next write's error)."""
-        connection = self.redis.connection_pool.make_connection()
+        connection: Connection = self.redis.connection_pool.make_connection()  # type: ignore[no-untyped-call]
         await connection.connect()
         await connection.send_command("CLIENT", "SETNAME", self.publisher_name, check_health=False)
         await connection.read_response()
