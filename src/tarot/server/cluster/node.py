@@ -228,7 +228,7 @@ class Cluster:
         Redis's answer (what ``PUBLISH`` answers, how many listened, is of no use here; a lost
         connection still shows as the next write's error)."""
         connection: Connection = self.redis.connection_pool.make_connection()  # type: ignore[no-untyped-call]
-        await connection.connect()
+        await connection.connect()  # type: ignore[no-untyped-call]
         await connection.send_command("CLIENT", "SETNAME", self.publisher_name, check_health=False)
         await connection.read_response()
         await connection.send_command("CLIENT", "REPLY", "OFF", check_health=False)
