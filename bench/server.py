@@ -572,6 +572,8 @@ CONFIGURATIONS: dict[str, dict[str, Any]] = {
     "two": {"db": True, "redis": True, "nodes": 2},  # two processes, seats as --spread says
     "two-any": {"db": True, "redis": True, "nodes": 2, "spread": "any"},
     "two-owner": {"db": True, "redis": True, "nodes": 2, "spread": "owner"},
+    # one process with half the tables: the load each of two processes carries (``compare``)
+    "pg-half": {"db": True, "redis": False, "nodes": 1, "share": 0.5},
 }
 
 
@@ -585,10 +587,13 @@ def configurations(text: str) -> list[str]:
 
 
 def compare(args: argparse.Namespace) -> int:
-    """Each configuration of ``--compare`` in turn, on the same load; then their ratios:
-    ``two_worth_*``, what two processes hold in units of one process without Redis (2 × its CPU
-    per action ÷ theirs); ``redis_cost``, one process's CPU per action with Redis ÷ without;
-    ``pg_vs_sqlite_*``, PostgreSQL's latency ÷ SQLite's."""
+    """Each configuration of ``--compare`` in turn, on the same load (``pg-half``: half the
+    tables); then their ratios: ``two*_worth``, what two processes hold in units of one process
+    without Redis (2 × its CPU per action ÷ theirs), and ``two*_worth_same_load`` the same with
+    that one process at half the tables, the load each of the two carries (a process's CPU per
+    action grows as its load falls: fewer messages share each wake-up of its loop, each batch of
+    moves, each of PostgreSQL's commits; docs/scaling.md); ``redis_cost``, one process's CPU per
+    action with Redis ÷ without; ``pg_vs_sqlite_*``, PostgreSQL's latency ÷ SQLite's."""
     figures: dict[str, dict[str, Any]] = {}
     status = 0
     for name in args.compare:
@@ -598,28 +603,31 @@ def compare(args: argparse.Namespace) -> int:
         run.redis = args.redis if config["redis"] else None
         run.nodes = config["nodes"]
         run.spread = config.get("spread", args.spread)
+        run.tables = max(1, round(args.tables * config.get("share", 1.0)))
         print(f"# {name}", flush=True)
         code, figures[name] = run_once(run, None, f"{name}_")
         status = max(status, code)
 
-    def ratio(key: str, numerator: str, denominator: str, scale: float = 1.0) -> None:
+    def ratio(name: str, key: str, numerator: str, denominator: str, scale: float = 1.0) -> None:
         try:
             value = scale * float(figures[numerator][key]) / float(figures[denominator][key])
         except (KeyError, ValueError, ZeroDivisionError):
             value = math.nan
-        print(f"{value:.2f}")
+        print(f"{name}={value:.2f}")
 
-    for two in (n for n in figures if n.startswith("two")) if "pg" in figures else ():
-        print(f"{two}_worth=", end="")  # 2 × CPU/action(pg) ÷ CPU/action(two): what two processes hold
-        ratio("server_us_per_action", "pg", two, scale=2.0)
+    for two in (n for n in figures if n.startswith("two")):
+        for one, suffix in (("pg", ""), ("pg-half", "_same_load")):
+            if one in figures:  # 2 × CPU/action(one) ÷ CPU/action(two): what two processes hold
+                ratio(f"{two}_worth{suffix}", "server_us_per_action", one, two, scale=2.0)
+    if "pg" in figures and "pg-half" in figures:  # what half the load costs one process more
+        ratio("half_load_cost", "server_us_per_action", "pg-half", "pg")
     if "pg" in figures and "pg-redis" in figures:
-        print("redis_cost=", end="")
-        ratio("server_us_per_action", "pg-redis", "pg")
+        ratio("redis_cost", "server_us_per_action", "pg-redis", "pg")
     if "pg" in figures and "sqlite" in figures:
         for key in ("latency_ms_median", "latency_ms_p99", "steady_latency_ms_p99"):
-            print(f"pg_vs_sqlite_{key.removesuffix('_ms_median').removesuffix('_ms_p99')}"
-                  f"{'_median' if key.endswith('median') else '_p99'}=", end="")
-            ratio(key, "pg", "sqlite")
+            kind = key.removesuffix("_ms_median").removesuffix("_ms_p99")
+            kind += "_median" if key.endswith("median") else "_p99"
+            ratio(f"pg_vs_sqlite_{kind}", key, "pg", "sqlite")
     return status
 
 

@@ -113,3 +113,22 @@ def test_an_invitation_reaches_only_the_invited_and_opens_a_private_seat(kind: s
         settle(host)
         host.send({"type": "invite_friend", "player": gone_id})
         assert host.expect("error")["code"] == "not_online"
+
+
+def test_the_nodes_players_are_seen_on_are_counted_as_they_come_and_go(tmp_path: Path) -> None:
+    """A cluster's presence (``Presence.nodes``): the nodes that the other nodes' players are on,
+    which ``Hub.claim_orphans`` reads twice a second to forget a dead node's players."""
+    from tarot.server.community.friends import Presence
+    from tarot.server.store.store import Store
+
+    presence = Presence(Store(f"sqlite:///{tmp_path / 'p.sqlite3'}"))
+    presence.changed_elsewhere("a", "ann", "Ann", True, None)
+    presence.changed_elsewhere("a", "ann", "Ann", True, "t1")  # (moved: still one player on a)
+    presence.changed_elsewhere("b", "ann", "Ann", True, None)
+    presence.changed_elsewhere("a", "bob", "Bob", True, "t2")
+    assert presence.nodes == {"a": 2, "b": 1}
+    presence.changed_elsewhere("b", "bob", "Bob", False, None)  # (never on b: nothing changes)
+    presence.changed_elsewhere("a", "ann", "Ann", False, None)
+    assert presence.nodes == {"a": 1, "b": 1} and presence.where("ann") is None
+    presence.forget_node("a")
+    assert presence.nodes == {"b": 1} and not presence.online("bob") and presence.online("ann")

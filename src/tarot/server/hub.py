@@ -151,7 +151,7 @@ class Hub:
         alive = set(await cluster.live_nodes())
         for node in {n for n, _, _ in self.relay.remote} - alive:
             self.relay.forget_node(node)
-        for node in {n for there in self.presence.elsewhere.values() for n in there} - alive:
+        for node in set(self.presence.nodes) - alive:  # (not every player elsewhere, twice a second)
             self.presence.forget_node(node)
         random.shuffle(orphans)  # the survivors share them out
         again, self._unresumed = sorted(self._unresumed), set()

@@ -7,7 +7,7 @@ sit (``seating.join``)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, Any, Protocol
 
 from sqlalchemy import delete, insert, select
@@ -94,6 +94,7 @@ class Presence:
         self.friends: dict[str, dict[str, str]] = {}  # a connected player's friends: id → name
         self.listed_by: dict[str, set[str]] = defaultdict(set)  # a player → connected players listing it
         self.elsewhere: dict[str, dict[str, str | None]] = {}  # player → node → its public table there
+        self.nodes: Counter[str] = Counter()  # a node → how many players ``elsewhere`` has there
         self.peers: Peers | None = None  # the other nodes (a cluster), told of every change here
         self.invitations = InvitationLimits(store.clock)  # how many a player may send and receive
 
@@ -158,9 +159,12 @@ class Presence:
         """Another node says where ``player`` is there."""
         there = self.elsewhere.setdefault(player, {})
         if online:
+            self.nodes[node] += node not in there
             there[node] = table
-        else:
-            there.pop(node, None)
+        elif there.pop(node, False) is not False:
+            self.nodes[node] -= 1
+            if not self.nodes[node]:
+                del self.nodes[node]
         if not there:
             del self.elsewhere[player]
         self.names.setdefault(player, name)
