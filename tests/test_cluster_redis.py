@@ -179,3 +179,31 @@ def test_a_node_publishes_without_replies_and_reconnects_when_cut_off() -> None:
         asyncio.run(publishing_scenario())
     finally:
         reset_redis(REDIS, PREFIX)
+
+
+async def claiming_scenario() -> None:
+    """``own_all``: the tables with no owner or a dead one are this node's, a live node's are not,
+    in one round trip."""
+    assert REDIS
+    mine, other = Cluster(REDIS, prefix=PREFIX), Cluster(REDIS, prefix=PREFIX)
+    await mine.start({})
+    await other.start({})
+    try:
+        r = mine.redis
+        await r.set(mine.key("owner", "held"), other.node)  # a live node's
+        await r.set(mine.key("owner", "orphan"), "dead-node")  # a node whose lease is gone
+        assert await mine.own_all(["free", "held", "orphan"]) == ["free", "orphan"]
+        assert await mine.owner_of("orphan") == mine.node and await mine.owner_of("held") == other.node
+        assert await mine.own_all([]) == []
+    finally:
+        await mine.close()
+        await other.close()
+
+
+def test_a_node_claims_many_tables_at_once_but_not_a_live_nodes() -> None:
+    assert REDIS
+    reset_redis(REDIS, PREFIX)
+    try:
+        asyncio.run(claiming_scenario())
+    finally:
+        reset_redis(REDIS, PREFIX)

@@ -372,6 +372,39 @@ def test_a_stale_move_among_others_fails_alone(store: Store) -> None:
 
 
 @pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")
+def test_reads_do_not_wait_behind_a_write_that_waits() -> None:
+    """PostgreSQL: reads (``Store.query``, ``Store.read``) run on threads of their own. A write
+    waiting on the server (here a lock; when a node died, 400 reconnections' reads were queued
+    before the claim of its tables) holds back neither a read nor a table's loading."""
+    assert PG_URL
+    reset_postgres(PG_URL)
+    migrate(PG_URL)
+    store = Store(PG_URL, node="N")
+    try:
+        async def main() -> None:
+            await _table_with_deal(store, "t0")
+            with store.engine.connect() as locker:  # t0's row, locked by a transaction left open
+                locker.execute(text("SELECT 1 FROM tables WHERE id = 't0' FOR UPDATE"))
+                claim = asyncio.create_task(store.write(store.claim_table, "t0"))
+                for _ in range(1000):  # (until the claim waits on the lock)
+                    if await store.query(lambda c: c.execute(text(
+                            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                            " AND datname = current_database()")).scalar()):
+                        break
+                    await asyncio.sleep(0.01)
+                else:
+                    raise AssertionError("the claim never waited")
+                loaded = await asyncio.wait_for(store.read(store.load_table, "t0"), 10)
+                assert loaded is not None and not claim.done()
+                locker.rollback()
+            assert await asyncio.wait_for(claim, 10) == 1
+
+        asyncio.run(main())
+    finally:
+        store.close()
+
+
+@pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")
 def test_moves_are_written_again_once_their_connection_was_lost() -> None:
     """PostgreSQL: moves go on the store's own connection (``Store._move_statement``). When the
     server ends it (a restart, an administrator), the move under way fails with a clear error,

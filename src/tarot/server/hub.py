@@ -112,8 +112,7 @@ class Hub:
         cluster.on_reconnected = self._caught_up
         self.peers.ask_presence()
         self.lobby.remote = await cluster.lobby_tables()
-        await self._adopt_all([tid for tid in await self.store.run(self.store.restorable_tables)
-                               if await cluster.own(tid)])
+        await self._adopt_all(await cluster.own_all(await self.store.run(self.store.restorable_tables)))
         self._scanner = asyncio.create_task(self._claim_orphans_forever(cluster), name="hub-claims")
 
     def _caught_up(self) -> None:
@@ -155,8 +154,8 @@ class Hub:
             self.presence.forget_node(node)
         random.shuffle(orphans)  # the survivors share them out
         again, self._unresumed = sorted(self._unresumed), set()
-        await self._adopt_all([tid for tid in [*orphans, *again]
-                               if tid not in self.tables and await cluster.own(tid)])
+        await self._adopt_all(await cluster.own_all([tid for tid in [*orphans, *again]
+                                                     if tid not in self.tables]))
 
     async def _adopt_all(self, tids: list[str]) -> None:
         """Resume the tables just claimed, ``ADOPTING`` at a time: one after another, a dead
@@ -179,7 +178,7 @@ class Hub:
         fences its former owner), then the table as stored, resumed here and announced."""
         assert self.cluster is not None
         epoch = await self.store.write(self.store.claim_table, tid)
-        loaded = None if epoch is None else await self.store.run(self.store.load_table, tid)
+        loaded = None if epoch is None else await self.store.read(self.store.load_table, tid)
         if loaded is None or epoch is None:  # closed or finished meanwhile: nobody needs to own it
             await self.cluster.release(tid)
             return None

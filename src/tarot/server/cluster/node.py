@@ -249,6 +249,19 @@ class Cluster:
         won = await self._claim(keys=[self.key("owner", tid)], args=[self.node, self.prefix, tid])
         return bool(won)
 
+    async def own_all(self, tids: list[str]) -> list[str]:
+        """``own`` for each table of ``tids`` in one round trip to Redis: those now this node's.
+        (One after another, a dead node's hundred tables waited 1.4 s for their claims while its
+        players reconnected here: each answer waited for the busy event loop's next turn.)"""
+        if not tids:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for tid in tids:
+                await self._claim(keys=[self.key("owner", tid)], args=[self.node, self.prefix, tid],
+                                  client=pipe)
+            won = await pipe.execute()
+        return [tid for tid, w in zip(tids, won, strict=True) if w]
+
     async def release(self, tid: str) -> None:
         """This node no longer holds table ``tid`` (closed): nobody owns it."""
         await self._release(keys=[self.key("owner", tid)], args=[self.node, self.prefix, tid])

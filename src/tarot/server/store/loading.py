@@ -25,6 +25,7 @@ class TableLoading:
     """``Store``'s loading of tables (its ``sessions``, on the caller's thread)."""
 
     sessions: sessionmaker[Session]
+    read_sessions: sessionmaker[Session]  # (``load_table`` only reads)
 
     def load_open_tables(self) -> list[LoadedTable]:
         """The tables to bring back at a start, with their game in progress (if any), its deals
@@ -57,7 +58,7 @@ class TableLoading:
     def load_table(self, tid: str) -> LoadedTable | None:
         """Table ``tid`` as stored, with its latest game, that game's deals and their actions;
         None if there is no such table or it is closed or finished."""
-        with self.sessions() as s:
+        with self.read_sessions() as s:
             row = s.get(TableRow, tid)
             if row is None or row.status in ("closed", "finished"):
                 return None

@@ -44,6 +44,7 @@ from .schema import Base
 
 T = TypeVar("T")
 CHECKPOINT_EVERY = 1.0  # seconds between SQLite WAL checkpoints (inline writes only)
+READERS = 4  # reader threads (PostgreSQL): their connections come from the engine's pool (5, and 10 more)
 
 
 def normalize_url(url: str) -> str:
@@ -129,7 +130,17 @@ class Store(TableLoading, TableOwnership, MoveWrites):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         event.listen(self.engine, "connect", lambda _dbapi, record: record.info.__setitem__("clock", clock))
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        # Reads (PostgreSQL) in autocommit: one round trip each, where a transaction added a
+        # BEGIN and a ROLLBACK (a reconnecting player's four reads took twelve). Each statement
+        # sees what was committed when it began, as in the transactions (READ COMMITTED).
+        self._read_engine = self.engine.execution_options(isolation_level="AUTOCOMMIT") \
+            if self.at_once else self.engine
+        self.read_sessions = sessionmaker(self._read_engine, expire_on_commit=False)
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="tarot-store")
+        # Reads on threads of their own (PostgreSQL): behind the writes' one thread, the reads of
+        # 400 players reconnecting at once (a node died) held the claim of its tables for seconds.
+        self._readers = ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="tarot-read") \
+            if self.at_once else self._pool
         self._pending: list[tuple[list[Job], asyncio.Future[list[Any]]]] = []
         self._flusher: asyncio.Task[None] | None = None  # committing the pending writes, if running
         self._pending_moves: list[tuple[list[Job], asyncio.Future[list[Any]]]] = []  # (``_moves``)
@@ -142,12 +153,18 @@ class Store(TableLoading, TableOwnership, MoveWrites):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, fn, *args)
 
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)``, which only reads, on a reader thread (PostgreSQL; SQLite: the worker
+        thread): it does not wait behind the writes."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._readers, fn, *args)
+
     async def query(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(conn, *args)`` on the worker thread, on a connection of its own (reads)."""
+        """``fn(conn, *args)`` on a reader thread (``read``), on a connection of its own."""
         def read() -> T:
-            with self.engine.connect() as conn:
+            with self._read_engine.connect() as conn:
                 return fn(conn, *args)
-        return await self.run(read)
+        return await self.read(read)
 
     async def write(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(conn, *args)`` in a transaction (for a ``grouped`` or ``batched`` write, as its
@@ -279,6 +296,7 @@ class Store(TableLoading, TableOwnership, MoveWrites):
 
     def close(self) -> None:
         self._pool.shutdown(wait=True)
+        self._readers.shutdown(wait=True)
         self._close_mover()
         self.engine.dispose()
 
