@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Iterator
 
 import pytest
 
@@ -18,6 +19,15 @@ from tarot.server.cluster.shared_limits import SharedQuota
 REDIS = os.environ.get("TAROT_TEST_REDIS_URL")
 pytestmark = pytest.mark.skipif(not REDIS, reason="needs TAROT_TEST_REDIS_URL")
 PREFIX = "tarot-quota-test:"
+
+
+@pytest.fixture
+def clean_redis() -> Iterator[None]:
+    """The test's keys (``PREFIX``) emptied before and after it."""
+    assert REDIS
+    reset_redis(REDIS, PREFIX)
+    yield
+    reset_redis(REDIS, PREFIX)
 
 
 async def scenario() -> None:
@@ -52,13 +62,8 @@ async def scenario() -> None:
     await r.aclose()
 
 
-def test_the_shared_quota_counts_open_tables_and_creations_across_nodes() -> None:
-    assert REDIS
-    reset_redis(REDIS, PREFIX)
-    try:
-        asyncio.run(scenario())
-    finally:
-        reset_redis(REDIS, PREFIX)
+def test_the_shared_quota_counts_open_tables_and_creations_across_nodes(clean_redis: None) -> None:
+    asyncio.run(scenario())
 
 
 def test_hundreds_of_commands_at_once_wait_for_a_connection() -> None:
@@ -172,13 +177,8 @@ async def publishing_scenario() -> None:
         await receiver.close()
 
 
-def test_a_node_publishes_without_replies_and_reconnects_when_cut_off() -> None:
-    assert REDIS
-    reset_redis(REDIS, PREFIX)
-    try:
-        asyncio.run(publishing_scenario())
-    finally:
-        reset_redis(REDIS, PREFIX)
+def test_a_node_publishes_without_replies_and_reconnects_when_cut_off(clean_redis: None) -> None:
+    asyncio.run(publishing_scenario())
 
 
 async def claiming_scenario() -> None:
@@ -200,10 +200,5 @@ async def claiming_scenario() -> None:
         await other.close()
 
 
-def test_a_node_claims_many_tables_at_once_but_not_a_live_nodes() -> None:
-    assert REDIS
-    reset_redis(REDIS, PREFIX)
-    try:
-        asyncio.run(claiming_scenario())
-    finally:
-        reset_redis(REDIS, PREFIX)
+def test_a_node_claims_many_tables_at_once_but_not_a_live_nodes(clean_redis: None) -> None:
+    asyncio.run(claiming_scenario())

@@ -29,6 +29,17 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
     s.close()
 
 
+@pytest.fixture
+def pg_store() -> Any:
+    """A store of node ``N`` on a fresh PostgreSQL database (``TAROT_TEST_POSTGRES_URL``)."""
+    assert PG_URL
+    reset_postgres(PG_URL)
+    migrate(PG_URL)
+    s = Store(PG_URL, node="N")
+    yield s
+    s.close()
+
+
 def start_game(conn: Any, tid: str, number: int, players: int, deals: int, first_dealer: int) -> int:
     """A write of a game's row alone (the server writes it with its first deal: ``begin_game``)."""
     row = Store._game_row(tid, number, players, deals, first_dealer) | {"started": stamp(conn)}
@@ -372,65 +383,55 @@ def test_a_stale_move_among_others_fails_alone(store: Store) -> None:
 
 
 @pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")
-def test_reads_do_not_wait_behind_a_write_that_waits() -> None:
+def test_reads_do_not_wait_behind_a_write_that_waits(pg_store: Store) -> None:
     """PostgreSQL: reads (``Store.query``, ``Store.read``) run on threads of their own. A write
     waiting on the server (here a lock; when a node died, 400 reconnections' reads were queued
     before the claim of its tables) holds back neither a read nor a table's loading."""
-    assert PG_URL
-    reset_postgres(PG_URL)
-    migrate(PG_URL)
-    store = Store(PG_URL, node="N")
-    try:
-        async def main() -> None:
-            await _table_with_deal(store, "t0")
-            with store.engine.connect() as locker:  # t0's row, locked by a transaction left open
-                locker.execute(text("SELECT 1 FROM tables WHERE id = 't0' FOR UPDATE"))
-                claim = asyncio.create_task(store.write(store.claim_table, "t0"))
-                for _ in range(1000):  # (until the claim waits on the lock)
-                    if await store.query(lambda c: c.execute(text(
-                            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                            " AND datname = current_database()")).scalar()):
-                        break
-                    await asyncio.sleep(0.01)
-                else:
-                    raise AssertionError("the claim never waited")
-                loaded = await asyncio.wait_for(store.read(store.load_table, "t0"), 10)
-                assert loaded is not None and not claim.done()
-                locker.rollback()
-            assert await asyncio.wait_for(claim, 10) == 1
+    store = pg_store
 
-        asyncio.run(main())
-    finally:
-        store.close()
+    async def main() -> None:
+        await _table_with_deal(store, "t0")
+        with store.engine.connect() as locker:  # t0's row, locked by a transaction left open
+            locker.execute(text("SELECT 1 FROM tables WHERE id = 't0' FOR UPDATE"))
+            claim = asyncio.create_task(store.write(store.claim_table, "t0"))
+            for _ in range(1000):  # (until the claim waits on the lock)
+                if await store.query(lambda c: c.execute(text(
+                        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                        " AND datname = current_database()")).scalar()):
+                    break
+                await asyncio.sleep(0.01)
+            else:
+                raise AssertionError("the claim never waited")
+            loaded = await asyncio.wait_for(store.read(store.load_table, "t0"), 10)
+            assert loaded is not None and not claim.done()
+            locker.rollback()
+        assert await asyncio.wait_for(claim, 10) == 1
+
+    asyncio.run(main())
 
 
 @pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")
-def test_moves_are_written_again_once_their_connection_was_lost() -> None:
+def test_moves_are_written_again_once_their_connection_was_lost(pg_store: Store) -> None:
     """PostgreSQL: moves go on the store's own connection (``Store._move_statement``). When the
     server ends it (a restart, an administrator), the move under way fails with a clear error,
     and the next one connects again: the store does not keep a dead connection."""
-    assert PG_URL
-    reset_postgres(PG_URL)
-    migrate(PG_URL)
-    store = Store(PG_URL, node="N")
-    try:
-        async def main() -> None:
-            deal = await _table_with_deal(store, "t1")
-            await store.add_action(deal, 0, 2, {"seat": 0, "bid": "pass"}, "player")
-            assert store._mover is not None
-            with store.engine.connect() as conn:  # its session is ended
-                pid = store._mover.info.backend_pid
-                conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
-            with pytest.raises(Exception, match=r"terminat|closed|connection"):
-                await store.add_action(deal, 1, 3, {"seat": 1, "bid": "pass"}, "player")
-            await store.add_action(deal, 1, 3, {"seat": 1, "bid": "pass"}, "player")
-            await store.add_action(deal, 2, 4, {"seat": 2, "bid": "pass"}, "player")
+    store = pg_store
 
-        asyncio.run(main())
-        with store.sessions() as s:
-            assert [a.index for a in s.scalars(select(ActionRow).order_by(ActionRow.index))] == [0, 1, 2]
-    finally:
-        store.close()
+    async def main() -> None:
+        deal = await _table_with_deal(store, "t1")
+        await store.add_action(deal, 0, 2, {"seat": 0, "bid": "pass"}, "player")
+        assert store._mover is not None
+        with store.engine.connect() as conn:  # its session is ended
+            pid = store._mover.info.backend_pid
+            conn.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        with pytest.raises(Exception, match=r"terminat|closed|connection"):
+            await store.add_action(deal, 1, 3, {"seat": 1, "bid": "pass"}, "player")
+        await store.add_action(deal, 1, 3, {"seat": 1, "bid": "pass"}, "player")
+        await store.add_action(deal, 2, 4, {"seat": 2, "bid": "pass"}, "player")
+
+    asyncio.run(main())
+    with store.sessions() as s:
+        assert [a.index for a in s.scalars(select(ActionRow).order_by(ActionRow.index))] == [0, 1, 2]
 
 
 @pytest.mark.skipif(not PG_URL, reason="needs TAROT_TEST_POSTGRES_URL")

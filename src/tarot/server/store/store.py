@@ -150,6 +150,7 @@ class Store(TableLoading, TableOwnership, MoveWrites):
         self._checkpointed = clock.now()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the writes' one thread (a read goes to ``read``)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool, fn, *args)
 
