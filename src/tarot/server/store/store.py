@@ -11,8 +11,11 @@ moment in one transaction (group commit). Where they run depends on the database
   moves (their actions and fences) is one statement, sent from the event loop on an
   asynchronous connection of its own, beside the thread's batches (``_moves``).
 
-Reads (``Store.run``) always run on the worker thread. The statements are built once, at import:
-building a Core statement per call cost three times its execution. The schema is created and
+Reads (``Store.read``, ``Store.query``) run on the worker thread with SQLite; with PostgreSQL on
+reader threads of their own, in autocommit, so that they never wait behind a write.
+
+The statements are built once, at import: building a Core statement per call cost three times
+its execution. The schema is created and
 upgraded by Alembic (``tarot/server/store/migrations``), programmatically at start-up.
 """
 
@@ -103,10 +106,8 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-
-
 class Store(TableLoading, TableOwnership, MoveWrites):
-    """The repository. Reads run on the worker thread through ``run``; writes, ``fn(conn, …)``,
+    """The repository. Reads run through ``read`` and ``query``; writes, ``fn(conn, …)``,
     through ``write`` (SQLite: on the event loop's thread; see the module's docstring)."""
 
     def __init__(self, url: str, clock: Clock = SYSTEM, node: str | None = None) -> None:
