@@ -45,8 +45,9 @@ def bot_class(spec: str) -> type[Bot]:
 
 def bot_options(spec: str, think: float | None, playouts: int | None = None) -> dict[str, Any]:
     """The options for the bot named ``spec``: its budget, ``think`` seconds a decision or a fixed
-    count of ``playouts`` (the clock ignored: reproducible), goes to the search bot only."""
-    if getattr(bot_class(spec), "name", None) != "search":
+    count of ``playouts`` (the clock ignored: reproducible), goes only to a bot whose class says it
+    takes one (``takes_budget``: the search bot, and the frozen search of bench/baselines)."""
+    if not getattr(bot_class(spec), "takes_budget", False):
         return {}
     given = {"think": think, "playouts": playouts}
     return {key: value for key, value in given.items() if value is not None}

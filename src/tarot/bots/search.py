@@ -61,6 +61,7 @@ class SearchBot(HeuristicBot):
     heuristic's call and chelem."""
 
     name = "search"
+    takes_budget = True  # the commands' --think and --playouts are for it (registry.bot_options)
     # The decisions before the first card made by simulation (the rest: the heuristic's). The
     # call ("call") and the chelem ("chelem") can be too, but measured no gain (docs/bots.md).
     simulated: frozenset[str] = frozenset({"ecart", "poignee"})
