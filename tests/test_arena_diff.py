@@ -1,0 +1,54 @@
+"""``bench/arena_diff.py``: two matches on the same deals compared deal by deal, and the share of
+a gap a bot closes."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from tarot.bots.arena import ArenaConfig, run_arena
+from tarot.bots.arena_shards import results_json
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench import arena_diff  # noqa: E402
+
+
+def _match(tmp_path: Path, candidate: str, seed: int = 3, deals: int = 6) -> str:
+    result = run_arena(ArenaConfig(players=4, deals=deals, candidate=candidate, baseline="heuristic",
+                                   seed=seed))
+    path = tmp_path / f"{candidate}-{seed}-{deals}.json"
+    path.write_text(json.dumps(results_json(result, (0, 1))))
+    return str(path)
+
+
+def test_the_difference_is_taken_deal_by_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rand, heur = arena_diff.load(_match(tmp_path, "random")), arena_diff.load(_match(tmp_path, "heuristic"))
+    n, mean, low, high = arena_diff.paired(rand, heur)
+    assert n == 6 and mean == pytest.approx(rand.mean_gain - heur.mean_gain)
+    assert low < mean < high
+    assert heur.mean_gain == 0  # the heuristic against itself, seat for seat
+    arena_diff.main([_match(tmp_path, "random"), _match(tmp_path, "heuristic")])
+    assert f"A - B on 6 deals: {mean:+.2f}" in capsys.readouterr().out
+
+
+def test_the_gap_share_is_the_ratio_of_the_means(tmp_path: Path) -> None:
+    ceiling = arena_diff.load(_match(tmp_path, "bench.baselines.ceiling:Ceiling"))
+    heuristic = arena_diff.load(_match(tmp_path, "heuristic"))
+    assert ceiling.mean_gain > 0
+    assert arena_diff.gap_share(ceiling, ceiling) == pytest.approx((1.0, 1.0, 1.0))
+    share, low, high = arena_diff.gap_share(heuristic, ceiling)  # the baseline itself: none of it
+    assert share == 0 and low <= 0 <= high
+    with pytest.raises(SystemExit, match="no gap to close"):
+        arena_diff.gap_share(heuristic, arena_diff.load(_match(tmp_path, "random")))
+
+
+def test_matches_on_other_deals_are_refused(tmp_path: Path) -> None:
+    a = arena_diff.load(_match(tmp_path, "random", seed=3))
+    b = arena_diff.load(_match(tmp_path, "random", seed=4))
+    with pytest.raises(SystemExit, match="not the same deals: seed"):
+        arena_diff.paired(a, b)
