@@ -10,6 +10,10 @@ poignée) is the heuristic's. From the repository root:
 
     tarot arena --players 4 --deals 500 --candidate bench.baselines.ceiling:Ceiling \\
         --baseline heuristic --seed 1 --jobs 2
+
+Where the gap lies: ``CeilingBids`` bids from the true deal and plays the heuristic's cards,
+``CeilingCards`` the other way round; ``CeilingDefence`` and ``CeilingAttack`` play the true
+deal's cards only in defence or only in attack (the heuristic's bids).
 """
 
 from __future__ import annotations
@@ -63,3 +67,37 @@ class Ceiling(HeuristicBot):
         if self.deal is None:
             raise RuntimeError("the ceiling plays only where it is handed the deal (the arena)")
         return self.deal
+
+
+class CeilingBids(Ceiling):
+    """The ceiling's bids, the heuristic's cards."""
+
+    name = "ceiling-bids"
+    card = HeuristicBot.card
+
+
+class CeilingCards(Ceiling):
+    """The heuristic's bids, the ceiling's cards."""
+
+    name = "ceiling-cards"
+    bid = HeuristicBot.bid
+
+
+class CeilingDefence(CeilingCards):
+    """The heuristic's bids; the ceiling's cards in defence, the heuristic's in attack."""
+
+    name = "ceiling-defence"
+
+    def card(self, view: View, k: Knowledge, legal: int) -> int:
+        attacking = view.taker is not None and view.taker in k.friends()
+        return (HeuristicBot.card if attacking else Ceiling.card)(self, view, k, legal)
+
+
+class CeilingAttack(CeilingCards):
+    """The heuristic's bids; the ceiling's cards in attack, the heuristic's in defence."""
+
+    name = "ceiling-attack"
+
+    def card(self, view: View, k: Knowledge, legal: int) -> int:
+        attacking = view.taker is not None and view.taker in k.friends()
+        return (Ceiling.card if attacking else HeuristicBot.card)(self, view, k, legal)
