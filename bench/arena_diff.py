@@ -1,10 +1,10 @@
 """Two arena matches on the same deals, compared deal by deal.
 
-Each file is what ``tarot arena --out-results`` wrote (several shards of one match may be given
-for each side, comma-separated). Both matches must be the same deals: the same player count,
-seed and deal indices. Prints each side's mean gain a deal, then the paired difference (A − B,
-mean ± 1.96·stdev/√N of the per-deal differences: the deals' luck cancels, so the interval is
-much narrower than either match's own).
+Each file is what ``tarot arena --out-results`` wrote; several may be given for a side,
+comma-separated (matches of other seeds, or shards of one match). Deals are paired by player
+count, seed and index; both sides must share some. Prints each side's mean gain a deal, then
+the paired difference (A − B, mean ± 1.96·stdev/√N of the per-deal differences: the deals'
+luck cancels, so the interval is much narrower than either match's own).
 
 With ``--ceiling C``, A and C measured against the same baseline on the same deals: the share of
 the baseline→ceiling gap that A closes (mean A ÷ mean C), with a bootstrap 95% interval over the
@@ -21,50 +21,68 @@ import json
 import math
 import random
 import statistics
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from tarot.bots.arena import Z95, ArenaResult
+from tarot.bots.arena import Z95
 from tarot.bots.arena_shards import merge
 
 BOOTSTRAP = 2000
 
 
-def load(spec: str) -> ArenaResult:
-    """The match in the results files ``spec`` names (comma-separated shards)."""
-    names = [name for name in spec.split(",") if name]
-    return merge([(name, json.loads(Path(name).read_text())) for name in names])
+@dataclass
+class Side:
+    """One side of the comparison: what it played, and its gain for each deal."""
+
+    label: str
+    gains: dict[tuple[int, int, int], float]  # (players, seed, index) -> gain
+
+    @property
+    def mean_gain(self) -> float:
+        return statistics.fmean(self.gains.values())
 
 
-def gains_by_deal(result: ArenaResult) -> dict[int, float]:
-    return {o.index: o.gain for o in result.outcomes}
+def load(spec: str) -> Side:
+    """The deals of the results files ``spec`` names (comma-separated; shards of one match are
+    put together, other matches side by side)."""
+    by_match: dict[str, list[tuple[str, Any]]] = {}
+    for name in (n for n in spec.split(",") if n):
+        obj = json.loads(Path(name).read_text())
+        by_match.setdefault(json.dumps(obj.get("match"), sort_keys=True), []).append((name, obj))
+    gains: dict[tuple[int, int, int], float] = {}
+    labels = set()
+    for files in by_match.values():
+        result = merge(files)
+        labels.add(f"{result.config.candidate} vs {result.config.baseline}")
+        for o in result.outcomes:
+            gains[(result.config.players, result.config.seed, o.index)] = o.gain
+    return Side(" / ".join(sorted(labels)), gains)
 
 
-def same_deals(a: ArenaResult, b: ArenaResult) -> list[int]:
-    """The deal indices both matches played; SystemExit if they are not the same deals."""
-    for key in ("players", "seed"):
-        if getattr(a.config, key) != getattr(b.config, key):
-            raise SystemExit(f"not the same deals: {key} {getattr(a.config, key)} against "
-                             f"{getattr(b.config, key)}")
-    common = sorted(set(gains_by_deal(a)) & set(gains_by_deal(b)))
+def same_deals(a: Side, b: Side) -> list[tuple[int, int, int]]:
+    """The deals both sides played; SystemExit if none."""
+    common = sorted(set(a.gains) & set(b.gains))
     if not common:
-        raise SystemExit("no deal in common")
+        raise SystemExit("not the same deals: no deal (player count, seed, index) in common")
     return common
 
 
-def paired(a: ArenaResult, b: ArenaResult) -> tuple[int, float, float, float]:
+def paired(a: Side, b: Side) -> tuple[int, float, float, float]:
     """(deals, mean difference a − b, its 95% CI's low and high)."""
     deals = same_deals(a, b)
-    ga, gb = gains_by_deal(a), gains_by_deal(b)
+    ga, gb = a.gains, b.gains
     diffs = [ga[i] - gb[i] for i in deals]
     mean = statistics.fmean(diffs)
     half = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
     return len(diffs), mean, mean - half, mean + half
 
 
-def gap_share(a: ArenaResult, ceiling: ArenaResult, seed: int = 1) -> tuple[float, float, float]:
-    """(share, 95% bootstrap low, high) of the gap ``ceiling`` measures that ``a`` closes."""
+def gap_share(a: Side, ceiling: Side, seed: int = 1) -> tuple[float, float, float]:
+    """(share, 95% bootstrap low, high) of the gap ``ceiling`` measures that ``a`` closes, on the
+    deals both played."""
     deals = same_deals(a, ceiling)
-    ga, gc = gains_by_deal(a), gains_by_deal(ceiling)
+    ga, gc = a.gains, ceiling.gains
     pairs = [(ga[i], gc[i]) for i in deals]
     if sum(c for _, c in pairs) <= 0:
         raise SystemExit(f"no gap to close: the ceiling gains {ceiling.mean_gain:+.2f} a deal")
@@ -87,10 +105,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ceiling", help="results file(s) of the ceiling against A's baseline")
     args = parser.parse_args(argv)
     a = load(args.a)
-    print(f"A: {a.config.candidate} vs {a.config.baseline}, {a.deals} deals: {a.mean_gain:+.2f} a deal")
+    print(f"A: {a.label}, {len(a.gains)} deals: {a.mean_gain:+.2f} a deal")
     if args.b:
         b = load(args.b)
-        print(f"B: {b.config.candidate} vs {b.config.baseline}, {b.deals} deals: {b.mean_gain:+.2f} a deal")
+        print(f"B: {b.label}, {len(b.gains)} deals: {b.mean_gain:+.2f} a deal")
         n, mean, low, high = paired(a, b)
         print(f"A - B on {n} deals: {mean:+.2f} [{low:+.2f}, {high:+.2f}] a deal")
     if args.ceiling:

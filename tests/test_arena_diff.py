@@ -50,5 +50,13 @@ def test_the_gap_share_is_the_ratio_of_the_means(tmp_path: Path) -> None:
 def test_matches_on_other_deals_are_refused(tmp_path: Path) -> None:
     a = arena_diff.load(_match(tmp_path, "random", seed=3))
     b = arena_diff.load(_match(tmp_path, "random", seed=4))
-    with pytest.raises(SystemExit, match="not the same deals: seed"):
+    with pytest.raises(SystemExit, match="not the same deals"):
         arena_diff.paired(a, b)
+
+
+def test_matches_of_several_seeds_are_paired_deal_by_deal(tmp_path: Path) -> None:
+    a = arena_diff.load(",".join(_match(tmp_path, "random", seed=s) for s in (3, 4)))
+    b = arena_diff.load(",".join(_match(tmp_path, "heuristic", seed=s) for s in (4, 3, 5)))
+    n, mean, _, _ = arena_diff.paired(a, b)
+    assert n == 12 and len(b.gains) == 18
+    assert mean == pytest.approx(a.mean_gain)  # the heuristic gains 0 against itself
