@@ -48,12 +48,18 @@ def load(spec: str) -> Side:
     put together, other matches side by side)."""
     by_match: dict[str, list[tuple[str, Any]]] = {}
     for name in (n for n in spec.split(",") if n):
-        obj = json.loads(Path(name).read_text())
+        try:
+            obj = json.loads(Path(name).read_text())
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"{name}: not a results file of tarot arena --out-results ({exc})") from None
         by_match.setdefault(json.dumps(obj.get("match"), sort_keys=True), []).append((name, obj))
     gains: dict[tuple[int, int, int], float] = {}
     labels = set()
     for files in by_match.values():
-        result = merge(files)
+        try:
+            result = merge(files)
+        except ValueError as exc:
+            raise SystemExit(str(exc)) from None
         labels.add(f"{result.config.candidate} vs {result.config.baseline}")
         for o in result.outcomes:
             gains[(result.config.players, result.config.seed, o.index)] = o.gain

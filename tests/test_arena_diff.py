@@ -60,3 +60,13 @@ def test_matches_of_several_seeds_are_paired_deal_by_deal(tmp_path: Path) -> Non
     n, mean, _, _ = arena_diff.paired(a, b)
     assert n == 12 and len(b.gains) == 18
     assert mean == pytest.approx(a.mean_gain)  # the heuristic gains 0 against itself
+
+
+def test_a_file_that_is_not_a_results_file_is_named(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.json"
+    empty.write_text("")
+    with pytest.raises(SystemExit, match=r"empty\.json: not a results file"):
+        arena_diff.load(str(empty))
+    (tmp_path / "other.json").write_text('{"format": "something else"}')
+    with pytest.raises(SystemExit, match=r"other\.json: not a results file"):
+        arena_diff.load(str(tmp_path / "other.json"))
