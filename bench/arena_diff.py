@@ -12,6 +12,7 @@ deals. From the repository root:
 
     python bench/arena_diff.py new.json old.json
     python bench/arena_diff.py search-vs-heuristic.json --ceiling ceiling-vs-heuristic.json
+    python bench/arena_diff.py --slim big.json small.json   # without the decision times, to commit
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import json
 import math
 import random
 import statistics
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,7 +106,24 @@ def gap_share(a: Side, ceiling: Side, seed: int = 1) -> tuple[float, float, floa
     return share, shares[int(0.025 * len(shares))], shares[int(0.975 * len(shares)) - 1]
 
 
+def slim(source: str, target: str) -> None:
+    """A copy of results file ``source`` without the decision times (most of its size), which
+    ``tarot arena merge`` and this script still read: the per-deal outcomes to keep in the
+    repository (their times are in the match's summary)."""
+    obj = json.loads(Path(source).read_text())
+    for outcome in obj["outcomes"]:
+        outcome["decisions"] = []
+    Path(target).write_text(json.dumps(obj, separators=(",", ":")) + "\n")
+
+
 def main(argv: list[str] | None = None) -> None:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv[:1] == ["--slim"]:
+        if len(argv) != 3:
+            raise SystemExit("usage: arena_diff.py --slim RESULTS.json SLIM.json")
+        slim(argv[1], argv[2])
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("a", help="results file(s) of match A (comma-separated shards)")
     parser.add_argument("b", nargs="?", help="results file(s) of match B, on the same deals")

@@ -70,3 +70,12 @@ def test_a_file_that_is_not_a_results_file_is_named(tmp_path: Path) -> None:
     (tmp_path / "other.json").write_text('{"format": "something else"}')
     with pytest.raises(SystemExit, match=r"other\.json: not a results file"):
         arena_diff.load(str(tmp_path / "other.json"))
+
+
+def test_a_slim_copy_keeps_every_deal_but_not_the_decision_times(tmp_path: Path) -> None:
+    full = _match(tmp_path, "random")
+    small = tmp_path / "small.json"
+    arena_diff.main(["--slim", full, str(small)])
+    assert small.stat().st_size < Path(full).stat().st_size
+    assert arena_diff.load(str(small)).gains == arena_diff.load(full).gains
+    assert all(not o["decisions"] for o in json.loads(small.read_text())["outcomes"])
