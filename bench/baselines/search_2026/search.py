@@ -50,7 +50,7 @@ from .sampler import WorldSampler
 
 @dataclass(frozen=True)
 class Costs:
-    """``calibrate.Costs`` of 2026-11-28: what its ``costs()`` measured."""
+    """``calibrate.Costs``: what its ``costs()`` measures (frozen below)."""
 
     playout_seconds: float  # a unit of the card search's budget (a playout and its share)
     world: float  # in playouts, as the two below
@@ -59,7 +59,8 @@ class Costs:
     bid_unit_seconds: float  # a unit of the bidding's budget
 
 
-# ``calibrate.costs()`` with the native kernel on the project's 2-core machine (AMD EPYC, 2026-11-29),
+# ``calibrate.costs()`` (that day's code, unchanged since) with the native kernel on the project's
+# 2-core machine (AMD EPYC), measured on 2026-11-29,
 # the median of five processes: 74,166 playouts and 69,022 bid units at 0.5 s, a world 15.41
 # playouts, a hand drawn 4.98, a whole deal 11.32.
 FROZEN_COSTS = Costs(0.25 / 74166, 15.41, 4.98, 11.32, 0.25 / 69022)
