@@ -7,8 +7,8 @@ compiled on first use by ``pyximport``; the pure board serves where it cannot be
 choices), so later changes to ``tarot.bots`` do not move it. Only the engine (the rules) and the
 bot interface are shared. Its budget is frozen too: by default the playout counts that day's
 calibration gives for 0.5 s on the project's machine (``search.FROZEN_COSTS``, measured on
-2026-11-29), whatever the machine, no clock; ``--think``
-scales them, ``--playouts N`` is that day's fixed budget. From the repository root:
+2026-11-29), whatever the machine, no clock; ``--think`` scales them, ``--playouts N`` is that
+day's fixed budget. From the repository root:
 
     PYTHONPATH=. tarot arena --players 4 --deals 500 --candidate search \\
         --baseline bench.baselines.search_2026:Search2026 --seed 1 --jobs 2
