@@ -22,12 +22,11 @@ import json
 import math
 import random
 import statistics
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tarot.bots.arena import Z95
+from tarot.bots.arena import ci95
 from tarot.bots.arena_shards import merge
 
 BOOTSTRAP = 2000
@@ -81,9 +80,8 @@ def paired(a: Side, b: Side) -> tuple[int, float, float, float]:
     deals = same_deals(a, b)
     ga, gb = a.gains, b.gains
     diffs = [ga[i] - gb[i] for i in deals]
-    mean = statistics.fmean(diffs)
-    half = Z95 * statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.inf
-    return len(diffs), mean, mean - half, mean + half
+    low, high = ci95(diffs) or (-math.inf, math.inf)
+    return len(diffs), statistics.fmean(diffs), low, high
 
 
 def gap_share(a: Side, ceiling: Side, seed: int = 1) -> tuple[float, float, float]:
@@ -117,18 +115,18 @@ def slim(source: str, target: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    if argv is None:
-        argv = sys.argv[1:]
-    if argv[:1] == ["--slim"]:
-        if len(argv) != 3:
-            raise SystemExit("usage: arena_diff.py --slim RESULTS.json SLIM.json")
-        slim(argv[1], argv[2])
-        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("a", help="results file(s) of match A (comma-separated shards)")
+    parser.add_argument("a", nargs="?", help="results file(s) of match A (comma-separated)")
     parser.add_argument("b", nargs="?", help="results file(s) of match B, on the same deals")
     parser.add_argument("--ceiling", help="results file(s) of the ceiling against A's baseline")
+    parser.add_argument("--slim", nargs=2, metavar=("RESULTS", "SLIM"),
+                        help="write RESULTS without its decision times to SLIM, and stop")
     args = parser.parse_args(argv)
+    if args.slim:
+        slim(*args.slim)
+        return
+    if not args.a:
+        parser.error("give the results file(s) of match A (or --slim RESULTS SLIM)")
     a = load(args.a)
     print(f"A: {a.label}, {len(a.gains)} deals: {a.mean_gain:+.2f} a deal")
     if args.b:

@@ -83,21 +83,27 @@ class CeilingCards(Ceiling):
     bid = HeuristicBot.bid
 
 
-class CeilingDefence(CeilingCards):
+class _CeilingOnOneSide(CeilingCards):
+    """The heuristic's bids; the ceiling's cards on one side (``ceiling_attacking``: in attack,
+    else in defence), the heuristic's on the other."""
+
+    ceiling_attacking: bool
+
+    def card(self, view: View, k: Knowledge, legal: int) -> int:
+        attacking = view.taker is not None and view.taker in k.friends()
+        play = Ceiling.card if attacking == self.ceiling_attacking else HeuristicBot.card
+        return play(self, view, k, legal)
+
+
+class CeilingDefence(_CeilingOnOneSide):
     """The heuristic's bids; the ceiling's cards in defence, the heuristic's in attack."""
 
     name = "ceiling-defence"
-
-    def card(self, view: View, k: Knowledge, legal: int) -> int:
-        attacking = view.taker is not None and view.taker in k.friends()
-        return (HeuristicBot.card if attacking else Ceiling.card)(self, view, k, legal)
+    ceiling_attacking = False
 
 
-class CeilingAttack(CeilingCards):
+class CeilingAttack(_CeilingOnOneSide):
     """The heuristic's bids; the ceiling's cards in attack, the heuristic's in defence."""
 
     name = "ceiling-attack"
-
-    def card(self, view: View, k: Knowledge, legal: int) -> int:
-        attacking = view.taker is not None and view.taker in k.friends()
-        return (Ceiling.card if attacking else HeuristicBot.card)(self, view, k, legal)
+    ceiling_attacking = True

@@ -38,6 +38,16 @@ ProgressCallback = Callable[[int, int], None]  # (deals done, deals in all)
 T = TypeVar("T")
 
 
+def ci95(values: list[float]) -> tuple[float, float] | None:
+    """The 95% interval of the mean of ``values``, mean ± 1.96·stdev/√N (per-deal gains, or their
+    differences between two matches); None with fewer than two (no spread to measure)."""
+    if len(values) < 2:
+        return None
+    mean = statistics.fmean(values)
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean - half, mean + half
+
+
 def derive_seed(seed: int, deal: int, *what: object) -> int:
     """A 64-bit seed for one part of deal ``deal`` (its cards, or one seat's bot).
 
@@ -191,10 +201,7 @@ class ArenaResult:
     @property
     def ci95(self) -> tuple[float, float] | None:
         """mean ± 1.96·stdev/√N; None with a single deal (no spread to measure)."""
-        if self.stdev is None:
-            return None
-        half = Z95 * self.stdev / math.sqrt(self.deals)
-        return self.mean_gain - half, self.mean_gain + half
+        return ci95(self.gains)
 
     @property
     def placements(self) -> int:

@@ -15,8 +15,8 @@ Reads (``Store.read``, ``Store.query``) run on the worker thread with SQLite; wi
 reader threads of their own, in autocommit, so that they never wait behind a write.
 
 The statements are built once, at import: building a Core statement per call cost three times
-its execution. The schema is created and
-upgraded by Alembic (``tarot/server/store/migrations``), programmatically at start-up.
+its execution. The schema is created and upgraded by Alembic (``tarot/server/store/migrations``),
+programmatically at start-up.
 """
 
 from __future__ import annotations
