@@ -534,6 +534,10 @@ def main() -> int:
                         f"{', '.join(CONFIGURATIONS)}) and print each one's figures, prefixed with its "
                         "name, then the ratios between them (needs --db postgresql://… and, for "
                         "pg-redis and two*, --redis)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="with --compare: N rounds of the configurations (each round starting one "
+                        "later); prints each figure's median and every run's CPU per action, and each "
+                        "ratio's median and every round's")
     parser.add_argument("--baseline", metavar="REV",
                         help="first the same run against the server of git revision REV, then this "
                         "checkout's; prints both and the ratios")
@@ -542,6 +546,8 @@ def main() -> int:
         args.tables = 5
     if args.nodes > 1 and not (args.redis and args.db and args.db.startswith("postgres")):
         parser.error("--nodes needs --redis and a PostgreSQL --db")
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
     if args.compare:
         postgres = any(CONFIGURATIONS[c]["db"] for c in args.compare)
         if postgres and not (args.db and args.db.startswith("postgres")):
@@ -588,32 +594,88 @@ def configurations(text: str) -> list[str]:
 
 def compare(args: argparse.Namespace) -> int:
     """Each configuration of ``--compare`` in turn, on the same load (``pg-half``: half the
-    tables); then their ratios: ``two*_worth``, what two processes hold in units of one process
-    without Redis (2 × its CPU per action ÷ theirs), and ``two*_worth_same_load`` the same with
-    that one process at half the tables, the load each of the two carries (a process's CPU per
-    action grows as its load falls: fewer messages share each wake-up of its loop, each batch of
-    moves, each of PostgreSQL's commits; docs/scaling.md); ``redis_cost``, one process's CPU per
-    action with Redis ÷ without; ``pg_vs_sqlite_*``, PostgreSQL's latency ÷ SQLite's."""
-    figures: dict[str, dict[str, Any]] = {}
+    tables); then their ratios (``ratios``). With ``--repeat N``, N rounds, each starting one
+    configuration later (``rounds``): each figure is then the median of its runs and each ratio
+    the median of the rounds' ratios, with every run's value beside it (``*_runs``): a virtual
+    machine's CPU per action drifts by ±15% from one run to the next."""
+    runs: dict[str, list[dict[str, Any]]] = {name: [] for name in args.compare}
     status = 0
-    for name in args.compare:
-        config = CONFIGURATIONS[name]
-        run = argparse.Namespace(**vars(args))
-        run.db = args.db if config["db"] else None
-        run.redis = args.redis if config["redis"] else None
-        run.nodes = config["nodes"]
-        run.spread = config.get("spread", args.spread)
-        run.tables = max(1, round(args.tables * config.get("share", 1.0)))
-        print(f"# {name}", flush=True)
-        code, figures[name] = run_once(run, None, f"{name}_")
-        status = max(status, code)
+    for order in rounds(args.compare, args.repeat):
+        for name in order:
+            config = CONFIGURATIONS[name]
+            run = argparse.Namespace(**vars(args))
+            run.db = args.db if config["db"] else None
+            run.redis = args.redis if config["redis"] else None
+            run.nodes = config["nodes"]
+            run.spread = config.get("spread", args.spread)
+            run.tables = max(1, round(args.tables * config.get("share", 1.0)))
+            print(f"# {name}", flush=True)
+            code, figures = run_once(run, None, f"{name}_")
+            runs[name].append(figures)
+            status = max(status, code)
+    if args.repeat > 1:
+        print(f"# medians of {args.repeat} runs each")
+        for name, figures in runs.items():
+            for key, value in medians(figures).items():
+                print(f"{name}_{key}={value}")
+            print(f"{name}_server_us_per_action_runs="
+                  + ",".join(str(f.get("server_us_per_action")) for f in figures))
+    each_round = [ratios({name: figures[r] for name, figures in runs.items()}) for r in range(args.repeat)]
+    for key in each_round[0]:
+        values = [r[key] for r in each_round]
+        print(f"{key}={median(values):.2f}")
+        if args.repeat > 1:
+            print(f"{key}_runs=" + ",".join(f"{v:.2f}" for v in values))
+    return status
+
+
+def rounds(configs: list[str], repeat: int) -> list[list[str]]:
+    """``--repeat``'s order: each round starts one configuration later than the one before, so
+    that none always runs first, or always after the same one, as the machine drifts."""
+    return [configs[r % len(configs):] + configs[:r % len(configs)] for r in range(repeat)]
+
+
+def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """One configuration's figures over its runs: the median of each numeric figure (formatted
+    as the runs print it); a figure that is not a number, or not one in every run, from the first."""
+    out: dict[str, Any] = {}
+    for key, first in runs[0].items():
+        try:
+            values = [float(run[key]) for run in runs]
+        except (KeyError, TypeError, ValueError):
+            out[key] = first
+            continue
+        if any(math.isnan(v) for v in values):
+            out[key] = first
+            continue
+        text = str(first)
+        decimals = len(text.split(".", 1)[1]) if "." in text else 0
+        out[key] = f"{median(values):.{decimals}f}"
+    return out
+
+
+def median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def ratios(figures: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """The ratios between the configurations of one round: ``two*_worth``, what two processes
+    hold in units of one process without Redis (2 × its CPU per action ÷ theirs), and
+    ``two*_worth_same_load`` the same with that one process at half the tables, the load each
+    of the two carries (a process's CPU per action grows as its load falls: fewer messages share
+    each wake-up of its loop, each batch of moves, each of PostgreSQL's commits;
+    docs/scaling.md); ``half_load_cost``; ``redis_cost``, one process's CPU per action with
+    Redis ÷ without; ``pg_vs_sqlite_*``, PostgreSQL's latency ÷ SQLite's. NaN where a figure
+    is missing."""
+    out: dict[str, float] = {}
 
     def ratio(name: str, key: str, numerator: str, denominator: str, scale: float = 1.0) -> None:
         try:
-            value = scale * float(figures[numerator][key]) / float(figures[denominator][key])
+            out[name] = scale * float(figures[numerator][key]) / float(figures[denominator][key])
         except (KeyError, ValueError, ZeroDivisionError):
-            value = math.nan
-        print(f"{name}={value:.2f}")
+            out[name] = math.nan
 
     for two in (n for n in figures if n.startswith("two")):
         for one, suffix in (("pg", ""), ("pg-half", "_same_load")):
@@ -628,7 +690,7 @@ def compare(args: argparse.Namespace) -> int:
             kind = key.removesuffix("_ms_median").removesuffix("_ms_p99")
             kind += "_median" if key.endswith("median") else "_p99"
             ratio(f"pg_vs_sqlite_{kind}", key, "pg", "sqlite")
-    return status
+    return out
 
 
 def share_native_core(src: Path) -> str:
