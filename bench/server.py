@@ -615,12 +615,12 @@ def compare(args: argparse.Namespace) -> int:
             status = max(status, code)
     if args.repeat > 1:
         print(f"# medians of {args.repeat} runs each")
-        for name, figures in runs.items():
-            for key, value in medians(figures).items():
+        for name, its_runs in runs.items():
+            for key, value in medians(its_runs).items():
                 print(f"{name}_{key}={value}")
             print(f"{name}_server_us_per_action_runs="
-                  + ",".join(str(f.get("server_us_per_action")) for f in figures))
-    each_round = [ratios({name: figures[r] for name, figures in runs.items()}) for r in range(args.repeat)]
+                  + ",".join(str(f.get("server_us_per_action")) for f in its_runs))
+    each_round = [ratios({name: its_runs[r] for name, its_runs in runs.items()}) for r in range(args.repeat)]
     for key in each_round[0]:
         values = [r[key] for r in each_round]
         print(f"{key}={median(values):.2f}")
