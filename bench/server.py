@@ -49,6 +49,7 @@ import random
 import resource
 import secrets
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -655,9 +656,9 @@ def medians(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    middle = len(ordered) // 2
-    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    """The median of the values that are numbers (a failed run's ratio is NaN); NaN if none is."""
+    numbers = [v for v in values if not math.isnan(v)]
+    return statistics.median(numbers) if numbers else math.nan
 
 
 def ratios(figures: dict[str, dict[str, Any]]) -> dict[str, float]:

@@ -34,6 +34,8 @@ def test_a_configurations_figures_are_the_medians_of_its_runs_printed_as_they_we
     assert server.medians(runs) == {"db": "postgresql", "tables": "500", "server_us_per_action": "515",
                                     "latency_ms_p99": "2.2", "redis_us_per_action": "nan"}
     assert server.median([1.0, 4.0, 2.0, 3.0]) == 2.5
+    assert server.median([1.4, math.nan, 1.6]) == 1.5  # a failed run's ratio left out
+    assert math.isnan(server.median([math.nan]))
 
 
 def test_one_rounds_ratios_say_what_two_processes_hold() -> None:
