@@ -549,6 +549,8 @@ def main() -> int:
         parser.error("--nodes needs --redis and a PostgreSQL --db")
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    if args.repeat > 1 and not args.compare:
+        parser.error("--repeat is for --compare (the medians of its configurations' runs)")
     if args.compare:
         postgres = any(CONFIGURATIONS[c]["db"] for c in args.compare)
         if postgres and not (args.db and args.db.startswith("postgres")):

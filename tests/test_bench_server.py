@@ -7,6 +7,8 @@ import math
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
 import server  # (bench/server.py)
@@ -49,3 +51,13 @@ def test_one_rounds_ratios_say_what_two_processes_hold() -> None:
     assert "pg_vs_sqlite_latency_p99" not in got  # no SQLite run
     missing = server.ratios({"pg": {"server_us_per_action": "nan"}, "two": {"server_us_per_action": "0"}})
     assert math.isnan(missing["two_worth"])
+
+
+def test_repeat_is_refused_without_compare_or_below_one(monkeypatch: pytest.MonkeyPatch,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--quick", "--repeat", "2"], ["--compare", "pg", "--repeat", "0"]):
+        monkeypatch.setattr(sys, "argv", ["server.py", *argv])
+        with pytest.raises(SystemExit) as refused:  # (before any server is started)
+            server.main()
+        assert refused.value.code == 2
+    assert "--repeat is for --compare" in capsys.readouterr().err
