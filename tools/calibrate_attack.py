@@ -12,8 +12,9 @@ while the others pass, and for each contract two figures are taken:
   first card by ``rollout.start_play`` (the heuristic's écart and call) and played out by the
   playout policy (``rollout``, every hand known); the attack's mean card points;
 - **real**: the deal itself played to its end by the search bot as the taker, on a fixed budget
-  (``--playouts``), and the heuristic in the other seats (the arena's set-up); the attack's card
-  points.
+  (``--playouts``), and the heuristic in the other seats (the arena's set-up), or the search on
+  the same budget with ``--defenders search`` (a stronger defence: the search's own); the
+  attack's card points.
 
 It prints, per player count and contract, the mean of real − simulated with its 95% CI: the
 correction that makes the playouts' count match the outcomes. Every figure depends only on the
@@ -45,9 +46,9 @@ from tarot.engine.rules import variant
 CONTRACTS = (Contract.PRISE, Contract.GARDE, Contract.GARDE_SANS)
 
 
-def measure(task: tuple[int, int, int, int, int]) -> list[tuple[int, float, float]]:
+def measure(task: tuple[int, int, int, int, int, str]) -> list[tuple[int, float, float]]:
     """One hand taken at each contract: (the contract, simulated points, real points)."""
-    players, seed, index, worlds, playouts = task
+    players, seed, index, worlds, playouts, defenders = task
     dealer = index % players
     taker = (dealer + 1 + index // players) % players
     dealt = Deal.new(players, dealer, seed=derive_seed(seed, index, "calibrate-attack", players))
@@ -80,7 +81,8 @@ def measure(task: tuple[int, int, int, int, int]) -> list[tuple[int, float, floa
             assert seat is not None
             deal.apply(Bid(seat, contract if seat == taker else None))
         bots = [SearchBot(seed=derive_seed(seed, index, "calibrate-attack-bot", s), playouts=playouts)
-                if s == taker else HeuristicBot(seed=derive_seed(seed, index, "calibrate-attack-bot", s))
+                if s == taker or defenders == "search"
+                else HeuristicBot(seed=derive_seed(seed, index, "calibrate-attack-bot", s))
                 for s in range(players)]
         play_deal(deal, bots)
         rows.append((int(contract), simulated, deal.count().points))
@@ -95,10 +97,13 @@ def main() -> int:
     parser.add_argument("--worlds", type=int, default=40, help="sampled worlds a simulated figure")
     parser.add_argument("--playouts", type=int, default=300, help="the search taker's fixed budget")
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5])
+    parser.add_argument("--defenders", choices=("heuristic", "search"), default="heuristic",
+                        help="who defends in the real deal (the search on --playouts too)")
     args = parser.parse_args()
     with Pool(args.jobs) as pool:
         for n in args.players:
-            tasks = [(n, args.seed, i, args.worlds, args.playouts) for i in range(args.hands)]
+            tasks = [(n, args.seed, i, args.worlds, args.playouts, args.defenders)
+                     for i in range(args.hands)]
             rows = [r for chunk in pool.map(measure, tasks, chunksize=10) for r in chunk]
             for contract in CONTRACTS:
                 gaps = [real - simulated for c, simulated, real in rows if c == int(contract)]
