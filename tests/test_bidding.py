@@ -311,3 +311,19 @@ def test_the_attack_is_corrected_only_where_the_seat_itself_takes() -> None:
             checked.add(taker == 0)
     assert checked == {True, False}
     assert ATTACK_CORRECTION[3][Contract.GARDE] > 0
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_every_correction_scores_at_both_ends_of_the_count(players: int) -> None:
+    """Each ``ATTACK_CORRECTION`` scores an outcome however few or many points the attack took:
+    a negative one (the playouts overstating the attack) cannot make a count below 0, and none may
+    make half points where R21 has none (4 players)."""
+    from tarot.bots.bidding import ATTACK_CORRECTION
+    from tarot.bots.playout import pack, score_of
+
+    for contract, correction in ATTACK_CORRECTION[players].items():
+        for half_points in (0, 1 if players != 4 else 2, 90, 181, 182):
+            for oudlers in (0, 3):
+                scores = score_of(pack(half_points, oudlers, -1, -1), players, 0, contract, None, (),
+                                  False, correction)
+                assert sum(scores) == 0

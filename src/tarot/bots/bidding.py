@@ -50,13 +50,16 @@ HANDS_PER_PLAYOUT = 25
 MIN_WORLDS = 8  # below this many consistent worlds, trust the heuristic instead
 # Card points added to the attack's count in a playout where the seat itself takes, per player
 # count and contract: how far the playouts understate the attack when the search plays the
-# contract (its own écart, its card search) against heuristic defenders, measured on outcomes by
-# tools/calibrate_attack.py (rounded to the half point R3 counts in). Where another seat takes,
-# nothing is added: the seat's own defence is the search's too (docs/bots.md, "A correction").
+# contract (its own écart, its card search) against the search's own defence (a club player's
+# model: against heuristic defenders the bias is 4-5 points larger), measured on outcomes by
+# `tools/calibrate_attack.py --defenders search`, rounded to the half point R3 counts in at 3 and
+# 5 players, to the point at 4 (no half points there: R21). Where another seat takes, nothing is
+# added: the seat's own defence is the search's too (docs/bots.md, "A correction" and "The
+# correction measured against the search's defence").
 ATTACK_CORRECTION: dict[int, dict[Contract, float]] = {
-    3: {Contract.PRISE: 5.5, Contract.GARDE: 5.5, Contract.GARDE_SANS: 0.0, Contract.GARDE_CONTRE: 0.0},
-    4: {Contract.PRISE: 7.0, Contract.GARDE: 7.0, Contract.GARDE_SANS: 3.0, Contract.GARDE_CONTRE: 3.0},
-    5: {Contract.PRISE: 2.0, Contract.GARDE: 2.0, Contract.GARDE_SANS: 1.5, Contract.GARDE_CONTRE: 1.5},
+    3: {Contract.PRISE: 0.5, Contract.GARDE: 0.5, Contract.GARDE_SANS: -1.5, Contract.GARDE_CONTRE: -1.5},
+    4: {Contract.PRISE: 2.0, Contract.GARDE: 2.0, Contract.GARDE_SANS: 1.0, Contract.GARDE_CONTRE: 1.0},
+    5: {Contract.PRISE: 0.5, Contract.GARDE: 1.0, Contract.GARDE_SANS: 1.0, Contract.GARDE_CONTRE: 1.0},
 }
 DRAWS_PER_WORLD = 400  # hands drawn before a world counts as not found (a very unlikely bid)
 

@@ -48,12 +48,12 @@ def score_of(packed: int, players: int, taker: int, contract: Contract, partner:
              poignee_cards: tuple[int, ...], chelem_announced: bool,
              correction: float = 0.0) -> tuple[int, ...]:
     """Every seat's score (R21–R24) for a packed outcome, ``correction`` card points added to the
-    attack's (capped at 91)."""
+    attack's (kept within 0…91: a correction may be negative)."""
     half, oudlers, pab, chelem = unpack(packed)
     rules = variant(players)
     return score_deal(
         players=players, taker=taker, contract=contract, oudlers=oudlers,
-        points=min(91.0, half / 2 + correction) if correction else half / 2, partner=partner,
+        points=max(0.0, min(91.0, half / 2 + correction)) if correction else half / 2, partner=partner,
         petit_au_bout=None if pab < 0 else _SIDE_OF[pab],
         poignees=[p for n in poignee_cards if (p := rules.poignee_size(n))],
         chelem_announced=chelem_announced, chelem=None if chelem < 0 else _SIDE_OF[chelem],
