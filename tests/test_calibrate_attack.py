@@ -20,3 +20,17 @@ def test_the_measure_prints_each_contract_and_repeats_itself() -> None:
     assert [line.split()[1] for line in lines] == ["contract=PRISE", "contract=GARDE", "contract=GARDE_SANS"]
     assert all("real_minus_simulated=" in line and "ci95=[" in line for line in lines)
     assert runs[0].stdout == runs[1].stdout
+
+
+def test_the_search_can_defend_the_real_deal() -> None:
+    """``--defenders search``: the real deal is defended by the search (a stronger defence than
+    the heuristic's), so the figures differ from the heuristic defenders', and repeat themselves."""
+    def run(defenders: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, str(ROOT / "tools" / "calibrate_attack.py"), "--hands", "12",
+                               "--players", "4", "--jobs", "1", "--worlds", "4", "--playouts", "20",
+                               "--seed", "2", "--defenders", defenders], capture_output=True, text=True,
+                              timeout=300)
+    heuristic, search, again = run("heuristic"), run("search"), run("search")
+    assert heuristic.returncode == search.returncode == 0, search.stderr
+    assert len(search.stdout.splitlines()) == 3 and search.stdout == again.stdout
+    assert search.stdout != heuristic.stdout
