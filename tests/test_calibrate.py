@@ -57,11 +57,17 @@ def play_opening(bots: list[SearchBot], seed: int, actions: int = 24) -> list[Ac
 def test_a_fixed_budget_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     """With ``playouts=``, the same seed makes the same bids, écart and cards on a clock whose
     every deadline has passed: the budget decides, never the time."""
-    calm = play_opening([SearchBot(seed=s, playouts=200) for s in range(4)], seed=2)
+    def taken(actions: list[Action]) -> bool:
+        return any(isinstance(a, Bid) and a.contract is not None for a in actions)
+
+    # The first deal someone takes (a bid searched, then the écart and cards): which one depends
+    # on the bids' calibration, not on what this test checks.
+    seed = next(s for s in range(1, 30)
+                if taken(play_opening([SearchBot(seed=b, playouts=200) for b in range(4)], seed=s)))
+    calm = play_opening([SearchBot(seed=s, playouts=200) for s in range(4)], seed=seed)
     monkeypatch.setattr(search.time, "perf_counter", Racing())
-    raced = play_opening([SearchBot(seed=s, playouts=200) for s in range(4)], seed=2)
-    assert raced == calm
-    assert any(isinstance(a, Bid) and a.contract is not None for a in calm)  # a bid was searched
+    raced = play_opening([SearchBot(seed=s, playouts=200) for s in range(4)], seed=seed)
+    assert raced == calm and taken(calm) and len(calm) > 10
 
 
 def test_on_the_clock_a_card_ends_at_its_think_time() -> None:
