@@ -13,6 +13,7 @@ deals. From the repository root:
     python bench/arena_diff.py new.json old.json
     python bench/arena_diff.py search-vs-heuristic.json --ceiling ceiling-vs-heuristic.json
     python bench/arena_diff.py --slim big.json small.json   # without the decision times, to commit
+    python bench/arena_diff.py --partial shard1.json,shard2.json old.json   # a match stopped early
 """
 
 from __future__ import annotations
@@ -44,9 +45,10 @@ class Side:
         return statistics.fmean(self.gains.values())
 
 
-def load(spec: str) -> Side:
+def load(spec: str, partial: bool = False) -> Side:
     """The deals of the results files ``spec`` names (comma-separated; shards of one match are
-    put together, other matches side by side)."""
+    put together, other matches side by side). With ``partial``, shards that do not cover their
+    whole match (a match stopped early) give the deals they played; without, that is an error."""
     by_match: dict[str, list[tuple[str, Any]]] = {}
     for name in (n for n in spec.split(",") if n):
         try:
@@ -60,7 +62,14 @@ def load(spec: str) -> Side:
         try:
             result = merge(files)
         except ValueError as exc:
-            raise SystemExit(str(exc)) from None
+            if not (partial and "missing from the shards" in str(exc)):
+                raise SystemExit(str(exc)) from None
+            match = files[0][1]["match"]
+            labels.add(f"{match['candidate']} vs {match['baseline']} (partial)")
+            for _, obj in files:
+                for raw in obj["outcomes"]:
+                    gains[(match["players"], match["seed"], raw["index"])] = raw["gain"]
+            continue
         labels.add(f"{result.config.candidate} vs {result.config.baseline}")
         for o in result.outcomes:
             gains[(result.config.players, result.config.seed, o.index)] = o.gain
@@ -119,6 +128,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("a", nargs="?", help="results file(s) of match A (comma-separated)")
     parser.add_argument("b", nargs="?", help="results file(s) of match B, on the same deals")
     parser.add_argument("--ceiling", help="results file(s) of the ceiling against A's baseline")
+    parser.add_argument("--partial", action="store_true",
+                        help="pair the deals that shards of an unfinished match played")
     parser.add_argument("--slim", nargs=2, metavar=("RESULTS", "SLIM"),
                         help="write RESULTS without its decision times to SLIM, and stop")
     args = parser.parse_args(argv)
@@ -127,10 +138,10 @@ def main(argv: list[str] | None = None) -> None:
         return
     if not args.a:
         parser.error("give the results file(s) of match A (or --slim RESULTS SLIM)")
-    a = load(args.a)
+    a = load(args.a, args.partial)
     print(f"A: {a.label}, {len(a.gains)} deals: {a.mean_gain:+.2f} a deal")
     if args.b:
-        b = load(args.b)
+        b = load(args.b, args.partial)
         print(f"B: {b.label}, {len(b.gains)} deals: {b.mean_gain:+.2f} a deal")
         n, mean, low, high = paired(a, b)
         print(f"A - B on {n} deals: {mean:+.2f} [{low:+.2f}, {high:+.2f}] a deal")

@@ -79,3 +79,17 @@ def test_a_slim_copy_keeps_every_deal_but_not_the_decision_times(tmp_path: Path)
     assert small.stat().st_size < Path(full).stat().st_size
     assert arena_diff.load(str(small)).gains == arena_diff.load(full).gains
     assert all(not o["decisions"] for o in json.loads(small.read_text())["outcomes"])
+
+
+def test_shards_of_an_unfinished_match_pair_only_with_partial(tmp_path: Path) -> None:
+    whole = run_arena(ArenaConfig(players=4, deals=6, candidate="random", baseline="heuristic", seed=3))
+    shard = tmp_path / "shard.json"
+    obj = results_json(whole, (0, 3))  # as if the match, sharded in 3, stopped after shard 0
+    obj["outcomes"] = [o for o in obj["outcomes"] if o["index"] % 3 == 0]  # deals 0 and 3 of 6
+    shard.write_text(json.dumps(obj))
+    with pytest.raises(SystemExit, match="missing from the shards"):
+        arena_diff.load(str(shard))
+    part = arena_diff.load(str(shard), partial=True)
+    assert sorted(i for _, _, i in part.gains) == [0, 3] and "(partial)" in part.label
+    n, mean, _, _ = arena_diff.paired(part, arena_diff.load(_match(tmp_path, "heuristic")))
+    assert n == 2 and mean == pytest.approx(part.mean_gain)
