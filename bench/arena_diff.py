@@ -60,17 +60,11 @@ def load(spec: str, partial: bool = False) -> Side:
     labels = set()
     for files in by_match.values():
         try:
-            result = merge(files)
+            result = merge(files, complete=not partial)
         except ValueError as exc:
-            if not (partial and "missing from the shards" in str(exc)):
-                raise SystemExit(str(exc)) from None
-            match = files[0][1]["match"]
-            labels.add(f"{match['candidate']} vs {match['baseline']} (partial)")
-            for _, obj in files:
-                for raw in obj["outcomes"]:
-                    gains[(match["players"], match["seed"], raw["index"])] = raw["gain"]
-            continue
-        labels.add(f"{result.config.candidate} vs {result.config.baseline}")
+            raise SystemExit(str(exc)) from None
+        short = len(result.outcomes) < result.config.deals
+        labels.add(f"{result.config.candidate} vs {result.config.baseline}" + (" (partial)" if short else ""))
         for o in result.outcomes:
             gains[(result.config.players, result.config.seed, o.index)] = o.gain
     return Side(" / ".join(sorted(labels)), gains)

@@ -93,3 +93,15 @@ def test_shards_of_an_unfinished_match_pair_only_with_partial(tmp_path: Path) ->
     assert sorted(i for _, _, i in part.gains) == [0, 3] and "(partial)" in part.label
     n, mean, _, _ = arena_diff.paired(part, arena_diff.load(_match(tmp_path, "heuristic")))
     assert n == 2 and mean == pytest.approx(part.mean_gain)
+
+
+def test_partial_still_refuses_a_deal_in_two_shards(tmp_path: Path) -> None:
+    whole = run_arena(ArenaConfig(players=4, deals=4, candidate="random", baseline="heuristic", seed=3))
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    obj = results_json(whole, (0, 2))
+    obj["outcomes"] = obj["outcomes"][:2]  # deals 0 and 1
+    first.write_text(json.dumps(obj))
+    obj["outcomes"] = obj["outcomes"][1:]  # deal 1 again
+    second.write_text(json.dumps(obj))
+    with pytest.raises(SystemExit, match="deal 1 is in two shards"):
+        arena_diff.load(f"{first},{second}", partial=True)

@@ -20,6 +20,7 @@ import sys
 from multiprocessing import Pool
 
 import numpy as np
+from fit_bid_policy import fit
 from fit_bids import outcomes
 
 from tarot.engine import Contract
@@ -27,15 +28,10 @@ from tarot.engine import Contract
 SHARES = (0.10, 0.20, 0.30, 0.37, 0.45, 0.55)
 
 
-def logistic(x: np.ndarray, y: np.ndarray, penalty: float = 1.0, steps: int = 30) -> np.ndarray:
-    """L2-penalized logistic regression by Newton's method: the weights."""
-    w = np.zeros(x.shape[1])
-    for _ in range(steps):
-        p = 1.0 / (1.0 + np.exp(-x @ w))
-        gradient = x.T @ (p - y) + penalty * w
-        hessian = (x.T * (p * (1.0 - p))) @ x + penalty * np.eye(len(w))
-        w -= np.linalg.solve(hessian, gradient)
-    return w
+def logistic(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """L2-penalized logistic regression (the bid policy's fit with two choices, "down" and
+    "made"): the weights of "made"'s logit."""
+    return fit(x, np.ones((len(x), 2)), y.astype(int))[0]
 
 
 def main() -> int:

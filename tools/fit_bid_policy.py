@@ -69,10 +69,12 @@ def probabilities(w: np.ndarray, x: np.ndarray, legal: np.ndarray) -> np.ndarray
 
 
 def fit(x: np.ndarray, legal: np.ndarray, chosen: np.ndarray, iterations: int = 30) -> np.ndarray:
-    """The penalized maximum-likelihood weights, by Newton's method (contracts × features)."""
-    k, d = len(CHOICES) - 1, x.shape[1]
+    """The penalized maximum-likelihood weights, by Newton's method (choices but the first ×
+    features; the first choice's logit is 0). ``legal``'s columns are the choices (the bids here;
+    two columns make it a logistic regression: ``tools/bid_frontier.py``)."""
+    k, d = legal.shape[1] - 1, x.shape[1]
     w = np.zeros((k, d))
-    target = np.eye(len(CHOICES))[chosen][:, 1:]
+    target = np.eye(legal.shape[1])[chosen][:, 1:]
     for _ in range(iterations):
         p = probabilities(w, x, legal)[:, 1:]
         gradient = (p - target).T @ x + PENALTY * w  # (k, d)

@@ -66,12 +66,13 @@ def results_json(result: ArenaResult, shard: tuple[int, int]) -> dict[str, Any]:
             "outcomes": [dataclasses.asdict(o) for o in result.outcomes]}
 
 
-def merge(files: list[tuple[str, Any]]) -> ArenaResult:
+def merge(files: list[tuple[str, Any]], complete: bool = True) -> ArenaResult:
     """The match the shards' results files (name, JSON value) make; ValueError (one line naming
-    the file) if they are not all of one match, or a deal is missing or twice."""
+    the file) if they are not all of one match, or a deal is twice, or (unless ``complete`` is
+    false: a match stopped early gives the deals it played) a deal is missing."""
     match, outcomes, seconds = merge_parts(
         files, Parts(FORMAT, "arena", "match", "deal", "deals"),
-        lambda raw: DealOutcome(**{**raw, "taken": [tuple(t) for t in raw["taken"]]}))
+        lambda raw: DealOutcome(**{**raw, "taken": [tuple(t) for t in raw["taken"]]}), complete)
     return ArenaResult(ArenaConfig(**match), outcomes, seconds)
 
 
@@ -88,12 +89,13 @@ class Parts:
     count: str
 
 
-def merge_parts(files: list[tuple[str, Any]], parts: Parts,
-                parse: Callable[[Any], T]) -> tuple[dict[str, Any], list[T], float]:
+def merge_parts(files: list[tuple[str, Any]], parts: Parts, parse: Callable[[Any], T],
+                complete: bool = True) -> tuple[dict[str, Any], list[T], float]:
     """Shards' results files (name, JSON value) put together: what they share, every outcome
     (``parse``: one from its JSON; it has an ``index``) in index order, and the seconds they
     took; ValueError (one line naming the file) if they are not all of one ``parts.whole``, or an
-    outcome is missing or twice. ``tarot arena merge`` and ``tarot ladder merge`` alike."""
+    outcome is twice or (when ``complete``) missing. ``tarot arena merge`` and ``tarot ladder merge``
+    alike."""
     if not files:
         raise ValueError("no results file to merge")
     whole: dict[str, Any] | None = None
@@ -116,7 +118,7 @@ def merge_parts(files: list[tuple[str, Any]], parts: Parts,
             outcomes[outcome.index] = outcome
     assert whole is not None
     missing = [i for i in range(whole[parts.count]) if i not in outcomes]
-    if missing:
+    if missing and complete:
         raise ValueError(f"{parts.count} missing from the shards: {', '.join(map(str, missing[:10]))}"
                          + (" …" if len(missing) > 10 else ""))
-    return whole, [outcomes[i] for i in range(whole[parts.count])], seconds
+    return whole, [outcomes[i] for i in sorted(outcomes)], seconds
