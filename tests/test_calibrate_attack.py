@@ -34,3 +34,23 @@ def test_the_search_can_defend_the_real_deal() -> None:
     assert heuristic.returncode == search.returncode == 0, search.stderr
     assert len(search.stdout.splitlines()) == 3 and search.stdout == again.stdout
     assert search.stdout != heuristic.stdout
+
+
+def test_the_dump_holds_each_hand_behind_the_printed_figures(tmp_path: Path) -> None:
+    """``--dump``: a line a hand and contract, with its shape; the printed means are theirs."""
+    import json
+
+    dump = tmp_path / "attack.jsonl"
+    run = subprocess.run([sys.executable, str(ROOT / "tools" / "calibrate_attack.py"), "--hands", "16",
+                          "--players", "4", "--jobs", "1", "--worlds", "4", "--playouts", "20",
+                          "--seed", "2", "--dump", str(dump)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    rows = [json.loads(line) for line in dump.read_text().splitlines()]
+    for line in run.stdout.splitlines():
+        fields = dict(part.split("=", 1) for part in line.split() if "=" in part)
+        mine = [r for r in rows if r["contract"] == fields["contract"]]
+        assert len(mine) == int(fields["hands"]) > 0
+        mean = sum(r["real"] - r["simulated"] for r in mine) / len(mine)
+        assert f"{mean:+.2f}" == fields["real_minus_simulated"]
+        assert all(r["players"] == 4 and r["shape"]["one"] == 1 and 0 <= r["shape"]["trumps"] <= 22
+                   for r in mine)

@@ -18,12 +18,14 @@ while the others pass, and for each contract two figures are taken:
 
 It prints, per player count and contract, the mean of real − simulated with its 95% CI: the
 correction that makes the playouts' count match the outcomes. Every figure depends only on the
-seed (the search on a fixed budget ignores the clock).
+seed (the search on a fixed budget ignores the clock). ``--dump FILE`` writes each hand's figures
+and shape, a JSON object a line, for ``tools/attack_shape.py`` (does the bias depend on the hand?).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import statistics
@@ -31,7 +33,7 @@ import sys
 from multiprocessing import Pool
 
 from tarot.bots.arena import derive_seed
-from tarot.bots.bid_model import FLOOR
+from tarot.bots.bid_model import FEATURES, FLOOR, features
 from tarot.bots.bidding import bid_evidence
 from tarot.bots.evaluation import THRESHOLDS, hand_points
 from tarot.bots.heuristic import HeuristicBot
@@ -46,8 +48,9 @@ from tarot.engine.rules import variant
 CONTRACTS = (Contract.PRISE, Contract.GARDE, Contract.GARDE_SANS)
 
 
-def measure(task: tuple[int, int, int, int, int, str]) -> list[tuple[int, float, float]]:
-    """One hand taken at each contract: (the contract, simulated points, real points)."""
+def measure(task: tuple[int, int, int, int, int, str]) -> list[tuple[int, float, float, tuple[int, ...]]]:
+    """One hand taken at each contract: (the contract, simulated points, real points, the hand's
+    shape as the bid model reads it, ``bid_model.features``)."""
     players, seed, index, worlds, playouts, defenders = task
     dealer = index % players
     taker = (dealer + 1 + index // players) % players
@@ -85,7 +88,7 @@ def measure(task: tuple[int, int, int, int, int, str]) -> list[tuple[int, float,
                 else HeuristicBot(seed=derive_seed(seed, index, "calibrate-attack-bot", s))
                 for s in range(players)]
         play_deal(deal, bots)
-        rows.append((int(contract), simulated, deal.count().points))
+        rows.append((int(contract), simulated, deal.count().points, features(hand)))
     return rows
 
 
@@ -99,14 +102,22 @@ def main() -> int:
     parser.add_argument("--players", type=int, nargs="*", default=[3, 4, 5])
     parser.add_argument("--defenders", choices=("heuristic", "search"), default="heuristic",
                         help="who defends in the real deal (the search on --playouts too)")
+    parser.add_argument("--dump", type=argparse.FileType("w"), default=None,
+                        help="write each hand's figures (and its shape) to this file, a JSON object a line")
     args = parser.parse_args()
+    dump = args.dump
     with Pool(args.jobs) as pool:
         for n in args.players:
             tasks = [(n, args.seed, i, args.worlds, args.playouts, args.defenders)
                      for i in range(args.hands)]
             rows = [r for chunk in pool.map(measure, tasks, chunksize=10) for r in chunk]
+            if dump is not None:
+                for c, simulated, real, shape in rows:
+                    dump.write(json.dumps({"players": n, "contract": Contract(c).name,
+                                           "simulated": simulated, "real": real,
+                                           "shape": dict(zip(FEATURES, shape, strict=True))}) + "\n")
             for contract in CONTRACTS:
-                gaps = [real - simulated for c, simulated, real in rows if c == int(contract)]
+                gaps = [real - simulated for c, simulated, real, _ in rows if c == int(contract)]
                 if len(gaps) < 2:
                     continue
                 mean = statistics.fmean(gaps)
