@@ -62,9 +62,9 @@ def test_a_fixed_budget_ignores_the_clock(monkeypatch: pytest.MonkeyPatch) -> No
 
     # The first deal someone takes (a bid searched, then the écart and cards): which one depends
     # on the bids' calibration, not on what this test checks.
-    seed = next(s for s in range(1, 30)
-                if taken(play_opening([SearchBot(seed=b, playouts=200) for b in range(4)], seed=s)))
-    calm = play_opening([SearchBot(seed=s, playouts=200) for s in range(4)], seed=seed)
+    seed, calm = next((s, opening) for s in range(1, 30)
+                      if taken(opening := play_opening([SearchBot(seed=b, playouts=200) for b in range(4)],
+                                                       seed=s)))
     monkeypatch.setattr(search.time, "perf_counter", Racing())
     raced = play_opening([SearchBot(seed=s, playouts=200) for s in range(4)], seed=seed)
     assert raced == calm and taken(calm) and len(calm) > 10

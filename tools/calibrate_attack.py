@@ -125,6 +125,8 @@ def main() -> int:
                 print(f"players={n} contract={contract.name} hands={len(gaps)} "
                       f"real_minus_simulated={mean:+.2f} ci95=[{mean - half:+.2f}, {mean + half:+.2f}]",
                       flush=True)
+    if dump is not None:
+        dump.close()
     return 0
 
 
